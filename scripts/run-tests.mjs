@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Runs the whole suite with node's built-in runner through tsx.
+// Node 20 does not expand globs, so the test files are collected here.
+// Usage: node scripts/run-tests.mjs [path-prefix ...]
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const root = new URL('..', import.meta.url).pathname;
+const testDir = join(root, 'test');
+
+function collect(dir) {
+  const found = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) found.push(...collect(full));
+    else if (/\.test\.tsx?$/.test(name)) found.push(relative(root, full));
+  }
+  return found;
+}
+
+const prefixes = process.argv.slice(2);
+const files = collect(testDir).filter((f) => prefixes.length === 0 || prefixes.some((p) => f.startsWith(p)));
+if (files.length === 0) {
+  console.error(`no test files matched ${prefixes.join(' ') || 'test/'}`);
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+process.exit(result.status ?? 1);
