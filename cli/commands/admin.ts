@@ -1,0 +1,34 @@
+// gwctl admin …: operator commands on the gateway's database (same data as a running gateway).
+import type { CommandModule } from 'yargs';
+import type { CliContext } from '../cli-context.ts';
+import { keyCreateCommand } from './admin/key-create.ts';
+import { keyDeleteCommand } from './admin/key-delete.ts';
+import { keyListCommand } from './admin/key-list.ts';
+import { usageCommand } from './admin/usage.ts';
+import { userAddCommand } from './admin/user-add.ts';
+import { userListCommand } from './admin/user-list.ts';
+
+export function adminCommand(ctx: CliContext): CommandModule {
+  return {
+    command: 'admin',
+    describe: 'Operator commands: users, API keys, usage',
+    builder: (y) =>
+      y
+        .command({
+          command: 'user',
+          describe: 'Manage users',
+          builder: (u) => u.command(userAddCommand(ctx) as never).command(userListCommand(ctx) as never).demandCommand(1, 'Name a user subcommand.'),
+          handler: () => undefined,
+        })
+        .command({
+          command: 'key',
+          describe: 'Manage API keys',
+          builder: (k) =>
+            k.command(keyCreateCommand(ctx) as never).command(keyListCommand(ctx) as never).command(keyDeleteCommand(ctx) as never).demandCommand(1, 'Name a key subcommand.'),
+          handler: () => undefined,
+        })
+        .command(usageCommand(ctx) as never)
+        .demandCommand(1, 'Name an admin subcommand.'),
+    handler: () => undefined,
+  };
+}

@@ -1,0 +1,44 @@
+// gwctl admin key create --user <name> [--name <label>] [--json]
+// The only place outside the creation response where a key's full value is printed.
+import type { CommandModule } from 'yargs';
+import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
+import { toJson } from '../../output/format-table.ts';
+import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
+
+interface Args extends StoreArgs {
+  user: string;
+  name?: string;
+  json: boolean;
+}
+
+export function keyCreateCommand(ctx: CliContext): CommandModule<object, Args> {
+  return {
+    command: 'create',
+    describe: 'Create an API key for a user and print its value once',
+    builder: (y) =>
+      withStoreOptions(y)
+        .option('user', { type: 'string', demandOption: true, describe: 'Owner of the key' })
+        .option('name', { type: 'string', describe: 'Optional label so the owner can recognise the key' })
+        .option('json', { type: 'boolean', default: false, describe: 'Print {"id","name","key","hint","createdAt"}' }) as never,
+    handler: async (args) => {
+      const created = await withStore(args, ctx.env, async (store) => {
+        const user = await store.users.findByName(args.user);
+        if (!user) throw new CliError(`No user named "${args.user}".`, 'Create it with `gwctl admin user add <name>` or check `gwctl admin user list`.');
+        try {
+          return await store.keys.create(user.id, args.name);
+        } catch (error) {
+          if (error instanceof RangeError) throw new CliError(error.message, undefined, EXIT.usage);
+          throw error;
+        }
+      });
+      if (args.json) {
+        ctx.stdout(toJson({ id: created.id, name: created.name, key: created.key, hint: created.hint, createdAt: created.createdAt }));
+      } else {
+        ctx.stdout(`Created key ${created.id}${created.name ? ` "${created.name}"` : ''} for ${args.user}.\n`);
+        ctx.stdout(`${created.key}\n`);
+        ctx.stderr('This is the only time the full key is shown. If it is lost, delete the key and create a new one.\n');
+      }
+      ctx.finish(EXIT.ok);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// --data-dir / --database-url shared by `gwctl serve` and every `gwctl admin` command.
+import type { Argv } from 'yargs';
+import { defaultDataDir } from '../../../core/paths.ts';
+import { defaultDatabaseUrl } from '../../../server/serve-options.ts';
+import { Store } from '../../../server/store/store.ts';
+
+export interface StoreArgs {
+  dataDir?: string;
+  databaseUrl?: string;
+}
+
+export function withStoreOptions<T>(yargs: Argv<T>): Argv<T & StoreArgs> {
+  return yargs
+    .option('data-dir', { type: 'string', describe: 'Directory of the embedded database [env GWCTL_DATA_DIR; default ~/.local/share/gwctl]' })
+    .option('database-url', { type: 'string', describe: 'Database URL: sqlite://<file> or postgres://… [env GWCTL_DATABASE_URL; default sqlite://<data-dir>/gateway.db]' });
+}
+
+export function resolveDatabaseUrl(args: StoreArgs, env: NodeJS.ProcessEnv): { dataDir: string; databaseUrl: string } {
+  const dataDir = args.dataDir ?? defaultDataDir(env);
+  return { dataDir, databaseUrl: args.databaseUrl ?? defaultDatabaseUrl(dataDir) };
+}
+
+/** Opens the store for one admin command and always closes it. */
+export async function withStore<R>(args: StoreArgs, env: NodeJS.ProcessEnv, work: (store: Store) => Promise<R>): Promise<R> {
+  const store = await Store.open(resolveDatabaseUrl(args, env).databaseUrl);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}

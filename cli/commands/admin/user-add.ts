@@ -1,0 +1,51 @@
+// gwctl admin user add <name> [--admin] [--password-stdin]
+import type { CommandModule } from 'yargs';
+import { randomBase62 } from '../../../server/auth/random-tokens.ts';
+import { UserExistsError } from '../../../server/store/users-repo.ts';
+import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
+import { toJson } from '../../output/format-table.ts';
+import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
+
+interface Args extends StoreArgs {
+  name: string;
+  admin: boolean;
+  passwordStdin: boolean;
+  json: boolean;
+}
+
+export function userAddCommand(ctx: CliContext): CommandModule<object, Args> {
+  return {
+    command: 'add <name>',
+    describe: 'Create a user (prints a generated password once unless --password-stdin)',
+    builder: (y) =>
+      withStoreOptions(y)
+        .positional('name', { type: 'string', demandOption: true, describe: 'User name (letters, digits, . _ @ -)' })
+        .option('admin', { type: 'boolean', default: false, describe: 'Make the user an operator' })
+        .option('password-stdin', { type: 'boolean', default: false, describe: 'Read the password from standard input' })
+        .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document' }) as never,
+    handler: async (args) => {
+      let password = randomBase62(20);
+      if (args.passwordStdin) {
+        password = (await ctx.readStdin()).replace(/\r?\n$/, '');
+        if (password.length < 8) throw new CliError('The password from standard input is shorter than 8 characters.', 'Pipe a longer password.', EXIT.usage);
+      }
+      const user = await withStore(args, ctx.env, async (store) => {
+        try {
+          return await store.users.create(args.name, password, { isAdmin: args.admin });
+        } catch (error) {
+          if (error instanceof UserExistsError) throw new CliError(error.message, 'Pick another name, or list users with `gwctl admin user list`.', EXIT.failed);
+          if (error instanceof RangeError) throw new CliError(error.message, undefined, EXIT.usage);
+          throw error;
+        }
+      });
+      const generated = args.passwordStdin ? undefined : password;
+      if (args.json) {
+        ctx.stdout(toJson({ id: user.id, username: user.username, isAdmin: user.isAdmin, createdAt: user.createdAt, ...(generated ? { password: generated } : {}) }));
+      } else {
+        ctx.stdout(`Created user "${user.username}"${user.isAdmin ? ' (operator)' : ''} with id ${user.id}.\n`);
+        if (generated) ctx.stdout(`Password (shown once, store it now): ${generated}\n`);
+      }
+      ctx.finish(EXIT.ok);
+    },
+  };
+}

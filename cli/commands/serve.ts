@@ -1,0 +1,106 @@
+// gwctl serve: run the gateway (text API + image API) until SIGINT/SIGTERM, then drain and exit 0.
+import type { CommandModule } from 'yargs';
+import { describeDatabaseUrl } from '../../server/store/open-database.ts';
+import { defaultServeOptions, type ServeOptions } from '../../server/serve-options.ts';
+import { createLogger, startGateway } from '../../server/start.ts';
+import { EXIT, type CliContext } from '../cli-context.ts';
+import { resolveDatabaseUrl, withStoreOptions, type StoreArgs } from './admin/store-options.ts';
+import { ADMIN_USERNAME } from '../../server/bootstrap-admin.ts';
+
+interface Args extends StoreArgs {
+  host: string;
+  port: number;
+  imagePort: number;
+  config?: string;
+  publicUrl?: string;
+  publicImageUrl?: string;
+  rateLimit?: number;
+  bodyLimit?: number;
+  drainMs: number;
+  logLevel: string;
+}
+
+function portOption(describe: string, fallback: number) {
+  return { type: 'number' as const, default: fallback, describe };
+}
+
+export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
+  const defaults = defaultServeOptions(ctx.env);
+  return {
+    command: 'serve',
+    describe: 'Run the gateway: text API ({base_url}) and image API ({image_base_url})',
+    builder: (y) =>
+      withStoreOptions(y)
+        .option('host', { type: 'string', default: defaults.host, describe: 'Address to bind [env GWCTL_HOST]' })
+        .option('port', portOption('Text API port; 0 picks a free one [env GWCTL_PORT]', defaults.port))
+        .option('image-port', portOption('Image API port; 0 picks a free one [env GWCTL_IMAGE_PORT]', defaults.imagePort))
+        .option('config', { type: 'string', describe: 'Providers file, YAML or JSON (default: built-in demo provider) [env GWCTL_CONFIG]' })
+        .option('public-url', { type: 'string', describe: '{base_url} as clients reach it, for hints [env GWCTL_PUBLIC_URL]' })
+        .option('public-image-url', { type: 'string', describe: '{image_base_url} as clients reach it [env GWCTL_PUBLIC_IMAGE_URL]' })
+        .option('rate-limit', { type: 'number', describe: 'Requests per minute per key, 0 = off (default 600) [env GWCTL_RATE_LIMIT]' })
+        .option('body-limit', { type: 'number', describe: 'Largest request body in bytes (default 32 MiB) [env GWCTL_BODY_LIMIT]' })
+        .option('drain-ms', { type: 'number', default: defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
+        .option('log-level', { type: 'string', default: defaults.logLevel, choices: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'], describe: 'Log level (logs go to stderr) [env GWCTL_LOG_LEVEL]' })
+        .check((raw) => {
+          const a = raw as unknown as Args;
+          for (const [name, value] of [['port', a.port], ['image-port', a.imagePort]] as const) {
+            if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`--${name} must be a whole number from 0 to 65535, got ${value}.`);
+          }
+          for (const [name, value] of [['rate-limit', a.rateLimit], ['body-limit', a.bodyLimit], ['drain-ms', a.drainMs]] as const) {
+            if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new Error(`--${name} must be a whole number >= 0, got ${value}.`);
+          }
+          for (const [name, value] of [['public-url', a.publicUrl], ['public-image-url', a.publicImageUrl]] as const) {
+            if (value !== undefined && !/^https?:\/\/[^/\s]+/.test(value)) throw new Error(`--${name} must be an http(s) URL, got "${value}".`);
+          }
+          return true;
+        }) as never,
+    handler: async (args) => {
+      const { dataDir, databaseUrl } = resolveDatabaseUrl(args, ctx.env);
+      const options: ServeOptions = {
+        ...defaults,
+        host: args.host,
+        port: args.port,
+        imagePort: args.imagePort,
+        dataDir,
+        databaseUrl,
+        configFile: args.config,
+        publicUrl: args.publicUrl,
+        publicImageUrl: args.publicImageUrl,
+        rateLimitRpm: args.rateLimit,
+        bodyLimitBytes: args.bodyLimit,
+        drainMs: args.drainMs,
+        logLevel: args.logLevel,
+      };
+      const logger = createLogger(options.logLevel);
+      const gateway = await startGateway(options, ctx.env, logger);
+      if (gateway.admin.generatedPassword) {
+        ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}" with password ${gateway.admin.generatedPassword}\n`);
+        ctx.stderr('This password is shown once. Set GWCTL_ADMIN_PASSWORD before the first start to choose it.\n');
+      } else if (gateway.admin.created) {
+        ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}" with the password from GWCTL_ADMIN_PASSWORD.\n`);
+      }
+      const providers = gateway.deps.router.providers.map((p) => `${p.name} (${p.models.map((m) => m.id).join(', ')})`).join('; ');
+      const dataFlags = args.databaseUrl ? ` --database-url '${describeDatabaseUrl(databaseUrl)}'` : args.dataDir ? ` --data-dir '${dataDir}'` : '';
+      ctx.stdout(
+        [
+          'gwctl gateway is running',
+          `  text API     ${gateway.textUrl}   chat-completions base URL: ${gateway.publicUrl}/v1   messages base URL: ${gateway.publicUrl}`,
+          `  image API    ${gateway.imageUrl}   base URL: ${gateway.publicImageUrl}/v1`,
+          `  health       ${gateway.textUrl}/health`,
+          `  database     ${describeDatabaseUrl(databaseUrl)}`,
+          `  providers    ${providers}`,
+          `  account      "${ADMIN_USERNAME}" (operator)`,
+          `  get a key    gwctl admin key create --user ${ADMIN_USERNAME}${dataFlags}`,
+          `  try it       curl -H "Authorization: Bearer $KEY" ${gateway.publicUrl}/v1/models`,
+          'Stop with Ctrl+C (in-flight requests finish first).',
+          '',
+        ].join('\n'),
+      );
+      const signal = await ctx.stopSignal;
+      ctx.stderr(`Received ${signal}: finishing in-flight requests (up to ${options.drainMs} ms), then flushing usage.\n`);
+      await gateway.stop();
+      ctx.stderr('Gateway stopped.\n');
+      ctx.finish(EXIT.ok);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// Masking of secrets for every output path: logs, CLI text, JSON, pages.
+
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'set-cookie', 'proxy-authorization']);
+
+/** `sk-abc…wxyz` style hint: the prefix and the last four characters, never more. */
+export function maskKey(value: string | undefined | null): string {
+  if (!value) return '(none)';
+  const trimmed = value.trim();
+  const prefix = trimmed.startsWith('sk-') ? 'sk-' : '';
+  const tail = trimmed.length >= 12 ? trimmed.slice(-4) : '';
+  return `${prefix}…${tail}`;
+}
+
+/** A copy of the headers with credential values replaced by a mask. */
+export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value;
+  }
+  return out;
+}
+
+export const REDACTED_HEADER_NAMES = [...SECRET_HEADERS];

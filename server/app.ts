@@ -1,0 +1,54 @@
+// Builds the two fastify listeners (text API and image API) from shared dependencies.
+// Never listens: start.ts does, and tests use app.inject.
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { randomBase62 } from './auth/random-tokens.ts';
+import type { GatewayDeps } from './gateway-deps.ts';
+import './gateway-request.ts';
+import { registerApiErrorHandling } from './plugins/api-errors.ts';
+import { registerApiHooks } from './plugins/api-hooks.ts';
+import { registerChatCompletions } from './routes/chat-completions.ts';
+import { registerHealth } from './routes/health.ts';
+import { registerImages } from './routes/images.ts';
+import { registerMessages } from './routes/messages.ts';
+import { registerModels } from './routes/models.ts';
+import { imageNotFound, textNotFound } from './routes/not-found-hints.ts';
+
+function baseApp(deps: GatewayDeps): FastifyInstance {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    // One line per request is written by the onResponse hook below, without query strings.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.settings.bodyLimitBytes,
+    genReqId: () => `req_${randomBase62(20)}`,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, allowUnionTypes: true } },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }) as unknown as FastifyInstance;
+  registerApiHooks(app, deps);
+  app.addHook('onResponse', async (request, reply) => {
+    // Path only: a query string could carry anything the caller put there.
+    request.log.info(
+      { method: request.method, path: request.url.split('?', 1)[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime), key: request.gateway?.auth?.keyId },
+      'request',
+    );
+  });
+  registerHealth(app, deps);
+  return app;
+}
+
+export function buildTextApp(deps: GatewayDeps): FastifyInstance {
+  const app = baseApp(deps);
+  registerApiErrorHandling(app, deps.settings, textNotFound(deps.settings));
+  registerModels(app, deps, 'text');
+  registerChatCompletions(app, deps);
+  registerMessages(app, deps);
+  return app;
+}
+
+export function buildImageApp(deps: GatewayDeps): FastifyInstance {
+  const app = baseApp(deps);
+  registerApiErrorHandling(app, deps.settings, imageNotFound(deps.settings));
+  registerModels(app, deps, 'image');
+  registerImages(app, deps);
+  return app;
+}

@@ -1,0 +1,129 @@
+// The providers file (YAML or JSON): named upstream providers, their models, and limits.
+// Secrets are referenced by environment variable name; an inline secret is refused.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from '../errors/config-error.ts';
+
+export type ProviderType = 'openai' | 'anthropic' | 'demo';
+
+export interface ModelEntry {
+  name: string;
+  upstreamModel: string;
+  kind: 'text' | 'image';
+}
+
+export interface ProviderConfig {
+  name: string;
+  type: ProviderType;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  authHeader: 'x-api-key' | 'bearer';
+  timeoutMs: number;
+  models: ModelEntry[];
+  chunkDelayMs?: number;
+}
+
+export interface LimitsConfig {
+  requestsPerMinute?: number;
+  bodyLimitBytes?: number;
+}
+
+export interface GatewayFileConfig {
+  providers: ProviderConfig[];
+  limits: LimitsConfig;
+}
+
+const TYPES: ProviderType[] = ['openai', 'anthropic', 'demo'];
+const SECRET_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'secret', 'password'];
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+function fail(file: string, field: string, problem: string): never {
+  throw new ConfigError('bad_config_file', `${file}: ${field} ${problem}.`, 'Fix the providers file; see server/README.md for its format.');
+}
+
+function positiveInteger(file: string, field: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(file, field, 'must be a whole number >= 0');
+  return value;
+}
+
+export function loadGatewayFile(file: string): GatewayFileConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError('config_unreadable', `Cannot read the providers file ${file}: ${(error as NodeJS.ErrnoException).code ?? error}.`, 'Check the --config path.');
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError('bad_config_file', `${file} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`, 'Fix the syntax.');
+  }
+  return parseGatewayConfig(file, raw);
+}
+
+export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfig {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail(file, 'the top level', 'must be a mapping with a `providers` list');
+  const top = raw as Record<string, unknown>;
+  if (!Array.isArray(top.providers) || top.providers.length === 0) fail(file, 'providers', 'must be a non-empty list');
+  const names = new Set<string>();
+  const providers = top.providers.map((entry, i) => {
+    const at = `providers[${i}]`;
+    if (!entry || typeof entry !== 'object') fail(file, at, 'must be a mapping');
+    const p = entry as Record<string, unknown>;
+    for (const secret of SECRET_FIELDS) {
+      if (secret in p) fail(file, `${at}.${secret}`, 'is an inline secret; put the key in an environment variable and name it with apiKeyEnv');
+    }
+    if (typeof p.name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(p.name)) fail(file, `${at}.name`, 'must be a name of letters, digits, . _ -');
+    if (names.has(p.name)) fail(file, `${at}.name`, `"${p.name}" is used twice`);
+    names.add(p.name);
+    if (!TYPES.includes(p.type as ProviderType)) fail(file, `${at}.type`, `must be one of ${TYPES.join(', ')}`);
+    const type = p.type as ProviderType;
+    if (type !== 'demo') {
+      if (typeof p.baseUrl !== 'string' || !/^https?:\/\//.test(p.baseUrl)) fail(file, `${at}.baseUrl`, 'must be an http(s) URL');
+      if (p.apiKeyEnv !== undefined && (typeof p.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.apiKeyEnv))) {
+        fail(file, `${at}.apiKeyEnv`, 'must be an environment variable name');
+      }
+    }
+    if (p.authHeader !== undefined && p.authHeader !== 'x-api-key' && p.authHeader !== 'bearer') fail(file, `${at}.authHeader`, 'must be x-api-key or bearer');
+    const models = parseModels(file, at, type, p.models);
+    return {
+      name: p.name,
+      type,
+      baseUrl: p.baseUrl as string | undefined,
+      apiKeyEnv: p.apiKeyEnv as string | undefined,
+      authHeader: (p.authHeader as 'x-api-key' | 'bearer' | undefined) ?? 'x-api-key',
+      timeoutMs: positiveInteger(file, `${at}.timeoutMs`, p.timeoutMs) ?? DEFAULT_TIMEOUT_MS,
+      models,
+      chunkDelayMs: positiveInteger(file, `${at}.chunkDelayMs`, p.chunkDelayMs),
+    } satisfies ProviderConfig;
+  });
+  const limitsRaw = (top.limits ?? {}) as Record<string, unknown>;
+  if (typeof limitsRaw !== 'object' || Array.isArray(limitsRaw)) fail(file, 'limits', 'must be a mapping');
+  return {
+    providers,
+    limits: {
+      requestsPerMinute: positiveInteger(file, 'limits.requestsPerMinute', limitsRaw.requestsPerMinute),
+      bodyLimitBytes: positiveInteger(file, 'limits.bodyLimitBytes', limitsRaw.bodyLimitBytes),
+    },
+  };
+}
+
+function parseModels(file: string, at: string, type: ProviderType, value: unknown): ModelEntry[] {
+  if (value === undefined && type === 'demo') return [];
+  if (!Array.isArray(value) || value.length === 0) fail(file, `${at}.models`, 'must be a non-empty list of model names');
+  return value.map((m, j) => {
+    const where = `${at}.models[${j}]`;
+    if (typeof m === 'string' && m) return { name: m, upstreamModel: m, kind: 'text' as const };
+    if (!m || typeof m !== 'object') fail(file, where, 'must be a name or {name, upstreamModel, kind}');
+    const entry = m as Record<string, unknown>;
+    if (typeof entry.name !== 'string' || !entry.name) fail(file, `${where}.name`, 'must be a non-empty string');
+    if (entry.kind !== undefined && entry.kind !== 'text' && entry.kind !== 'image') fail(file, `${where}.kind`, 'must be text or image');
+    return {
+      name: entry.name,
+      upstreamModel: typeof entry.upstreamModel === 'string' && entry.upstreamModel ? entry.upstreamModel : entry.name,
+      kind: (entry.kind as 'text' | 'image' | undefined) ?? 'text',
+    };
+  });
+}

@@ -1,0 +1,30 @@
+// Per-request gateway state kept on the fastify request.
+import type { ApiSurface } from '../core/protocol/error-bodies.ts';
+import type { AuthContext } from './auth/key-authenticator.ts';
+
+export interface GatewayRequestState {
+  surface: ApiSurface;
+  auth?: AuthContext;
+  /** The public model name once resolved; usage rows use it. */
+  model?: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** Set when the outcome differs from the HTTP status sent (a stream that failed after 200). */
+  outcomeStatus?: number;
+  usageRecorded: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    gateway: GatewayRequestState;
+    rawBody?: Buffer;
+  }
+}
+
+/** Messages-protocol routes, and the model list when a messages client asks, answer in its envelope. */
+export function surfaceOf(url: string, anthropicVersion?: unknown): ApiSurface {
+  const path = url.split('?', 1)[0]!;
+  if (/^(\/v1)*\/messages(\/|$)/.test(path)) return 'messages';
+  if (anthropicVersion !== undefined && /^\/v1\/models(\/|$)/.test(path)) return 'messages';
+  return 'openai';
+}

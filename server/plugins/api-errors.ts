@@ -1,0 +1,69 @@
+// Turns every failure on an API listener into the error envelope of the route's surface,
+// with a request id, and counts it in the key's usage.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { messagesErrorBody, openAiErrorBody } from '../../core/protocol/error-bodies.ts';
+import { GatewayError } from '../errors/gateway-error.ts';
+import { UpstreamError } from '../providers/provider.ts';
+import type { GatewaySettings } from '../gateway-deps.ts';
+
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
+  const surface = request.gateway?.surface ?? 'openai';
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  reply.code(error.status).type('application/json');
+  const body =
+    surface === 'messages'
+      ? messagesErrorBody(error.status, error.message, request.id)
+      : openAiErrorBody(error.status, error.message, { code: error.code, param: error.options.param ?? null });
+  return reply.send(body);
+}
+
+function fieldOf(error: FastifyError): string | null {
+  const first = error.validation?.[0];
+  if (!first) return null;
+  const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = (first.params as { missingProperty?: string }).missingProperty;
+  return [path, missing].filter(Boolean).join('.') || null;
+}
+
+/** Maps fastify's own and unexpected errors to a GatewayError with a message that says what to do. */
+export function toGatewayError(error: FastifyError | Error, settings: GatewaySettings): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof UpstreamError) {
+    const status = error.failure === 'timeout' ? 504 : 502;
+    const what = error.failure === 'timeout' ? 'did not answer in time' : 'could not be reached';
+    return new GatewayError(
+      status,
+      error.failure === 'timeout' ? 'upstream_timeout' : 'upstream_unreachable',
+      `The upstream provider "${error.providerName}" ${what} (${error.message}). Retry later; if it persists, the gateway operator should check that provider.`,
+    );
+  }
+  const fe = error as FastifyError;
+  if (fe.validation) {
+    const field = fieldOf(fe);
+    const detail = fe.validation[0]?.message ?? 'is invalid';
+    return new GatewayError(400, 'invalid_request', `Invalid request body: ${field ? `\`${field}\` ${detail}` : detail}.`, { param: field });
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new GatewayError(413, 'request_too_large', `The request body is larger than the limit of ${settings.bodyLimitBytes} bytes. Send a smaller request.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new GatewayError(415, 'unsupported_media_type', 'Send the request body as JSON with `Content-Type: application/json`.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new GatewayError(400, 'invalid_json', 'The request body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new GatewayError(400, 'invalid_request', 'The Content-Length header does not match the body.');
+  }
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new GatewayError(fe.statusCode, 'invalid_request', fe.message);
+  }
+  return new GatewayError(500, 'internal_error', 'The gateway hit an internal error. Retry; if it persists, report the request id to the operator.');
+}
+
+export function registerApiErrorHandling(app: FastifyInstance, settings: GatewaySettings, notFound: (request: FastifyRequest) => GatewayError): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const gatewayError = toGatewayError(error, settings);
+    if (gatewayError.status >= 500 && !(error instanceof UpstreamError)) request.log.error({ err: error }, 'request failed');
+    return sendApiError(request, reply, gatewayError);
+  });
+  app.setNotFoundHandler((request, reply) => sendApiError(request, reply, notFound(request)));
+}

@@ -1,0 +1,84 @@
+// Shared plumbing of the API listeners: per-request state and id, raw JSON bodies,
+// key authentication with the per-key rate limit, and usage counting at the end.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { extractApiKey } from '../auth/credential-parser.ts';
+import { GatewayError } from '../errors/gateway-error.ts';
+import type { GatewayDeps } from '../gateway-deps.ts';
+import { surfaceOf } from '../gateway-request.ts';
+
+export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
+  app.decorateRequest('gateway', null as never);
+  app.addHook('onRequest', async (request, reply) => {
+    request.gateway = { surface: surfaceOf(request.url, request.headers['anthropic-version']), inputTokens: 0, outputTokens: 0, usageRecorded: false };
+    reply.header('x-request-id', request.id);
+    if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
+  });
+
+  // Keep the exact bytes: same-protocol upstreams receive the client's body unchanged.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const raw = body as Buffer;
+    request.rawBody = raw;
+    if (raw.length === 0) {
+      done(new GatewayError(400, 'invalid_json', 'The request body is empty; send a JSON object.'), undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(raw.toString('utf8')));
+    } catch (error) {
+      done(new GatewayError(400, 'invalid_json', `The request body is not valid JSON (${(error as Error).message}).`), undefined);
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    recordUsageOnce(deps, request, reply.statusCode);
+  });
+}
+
+export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, status: number): void {
+  const state = request.gateway;
+  if (!state?.auth || state.usageRecorded) return;
+  state.usageRecorded = true;
+  deps.usage.record({
+    userId: state.auth.userId,
+    keyId: state.auth.keyId,
+    model: state.model ?? '(none)',
+    status: state.outcomeStatus ?? status,
+    inputTokens: state.inputTokens,
+    outputTokens: state.outputTokens,
+  });
+}
+
+/** Route-level onRequest hook: resolves the key (401) and applies the per-key limit (429). */
+export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boolean }) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const allowXApiKey = options.allowXApiKey || request.gateway.surface === 'messages';
+    const key = extractApiKey({
+      authorization: request.headers.authorization,
+      xApiKey: request.headers['x-api-key'] as string | undefined,
+      allowXApiKey,
+    });
+    request.gateway.auth = await deps.authenticator.authenticate(key);
+    if (!deps.rateLimiter.enabled) return;
+    const decision = deps.rateLimiter.take(request.gateway.auth.keyId);
+    const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
+    const headers: Record<string, string> = {
+      'x-ratelimit-limit-requests': String(decision.limit),
+      'x-ratelimit-remaining-requests': String(decision.remaining),
+      'x-ratelimit-reset-requests': `${resetSeconds}s`,
+    };
+    if (request.gateway.surface === 'messages') {
+      headers['anthropic-ratelimit-requests-limit'] = String(decision.limit);
+      headers['anthropic-ratelimit-requests-remaining'] = String(decision.remaining);
+      headers['anthropic-ratelimit-requests-reset'] = new Date(Date.now() + decision.resetMs).toISOString();
+    }
+    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+    if (!decision.allowed) {
+      throw new GatewayError(
+        429,
+        'rate_limit_exceeded',
+        `This key is limited to ${decision.limit} requests per minute. Retry after ${resetSeconds} s.`,
+        { headers: { 'retry-after': String(resetSeconds) } },
+      );
+    }
+  };
+}

@@ -1,0 +1,132 @@
+// The built-in `demo` provider: a text model for both protocols and an image model, with no
+// upstream account. Answers are deterministic, streamed in several chunks with honest usage.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openAiErrorBody } from '../../../core/protocol/error-bodies.ts';
+import { randomBase62 } from '../../auth/random-tokens.ts';
+import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse } from '../provider.ts';
+import { chatCompletionFrames, chatCompletionJson } from './demo-chat-body.ts';
+import { MAX_IMAGE_SIDE, MIN_IMAGE_SIDE, renderDemoImage } from './demo-image.ts';
+import { messageFrames, messageJson } from './demo-messages-body.ts';
+import { completeDemo, countTokens } from './demo-text.ts';
+import { promptText } from './prompt-text.ts';
+
+export const DEMO_TEXT_MODEL = 'demo-chat';
+export const DEMO_IMAGE_MODEL = 'demo-image';
+export const DEMO_MAX_IMAGES = 4;
+
+export interface DemoProviderOptions {
+  name?: string;
+  /** Pause between stream chunks, so streaming is visible; 0 for benchmarks. */
+  chunkDelayMs?: number;
+}
+
+async function* once(bytes: Buffer): AsyncIterable<Uint8Array> {
+  yield bytes;
+}
+
+function json(status: number, body: unknown): ProviderResponse {
+  return { status, headers: { 'content-type': 'application/json' }, body: once(Buffer.from(JSON.stringify(body))) };
+}
+
+export class DemoProvider implements Provider {
+  readonly type = 'demo';
+  readonly name: string;
+  readonly models: ModelInfo[];
+  private readonly chunkDelayMs: number;
+
+  constructor(options: DemoProviderOptions = {}) {
+    this.name = options.name ?? 'demo';
+    this.chunkDelayMs = options.chunkDelayMs ?? 25;
+    const created = Date.UTC(2026, 0, 1) / 1000;
+    this.models = [
+      { id: DEMO_TEXT_MODEL, upstreamModel: DEMO_TEXT_MODEL, kind: 'text', displayName: 'Demo chat (deterministic)', created },
+      { id: DEMO_IMAGE_MODEL, upstreamModel: DEMO_IMAGE_MODEL, kind: 'image', displayName: 'Demo image (deterministic)', created },
+    ];
+  }
+
+  supports(_operation: Operation): boolean {
+    return true;
+  }
+
+  async send(request: ProviderRequest): Promise<ProviderResponse> {
+    switch (request.operation) {
+      case 'chat':
+        return this.chat(request);
+      case 'messages':
+        return this.messages(request);
+      case 'count_tokens':
+        return json(200, { input_tokens: countTokens(promptText(request.json).all) });
+      case 'images':
+        return this.images(request);
+    }
+  }
+
+  async close(): Promise<void> {}
+
+  private chat(request: ProviderRequest): ProviderResponse {
+    const body = request.json;
+    if (body.n !== undefined && body.n !== 1) {
+      return json(400, openAiErrorBody(400, `${DEMO_TEXT_MODEL} produces one choice; set n to 1 or leave it out.`, { param: 'n' }));
+    }
+    const text = promptText(body);
+    const maxTokens = (body.max_completion_tokens ?? body.max_tokens) as number | undefined;
+    const completion = completeDemo(text.lastUser, text.all, maxTokens);
+    const id = `chatcmpl-${randomBase62(24)}`;
+    const created = Math.floor(Date.now() / 1000);
+    if (!request.stream) return json(200, chatCompletionJson(id, request.upstreamModel, created, completion));
+    const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    return this.stream(chatCompletionFrames(id, request.upstreamModel, created, completion, includeUsage), request.signal);
+  }
+
+  private messages(request: ProviderRequest): ProviderResponse {
+    const text = promptText(request.json);
+    const completion = completeDemo(text.lastUser, text.all, request.json.max_tokens as number);
+    const id = `msg_${randomBase62(24)}`;
+    if (!request.stream) return json(200, messageJson(id, request.upstreamModel, completion));
+    return this.stream(messageFrames(id, request.upstreamModel, completion), request.signal);
+  }
+
+  private images(request: ProviderRequest): ProviderResponse {
+    const body = request.json;
+    const n = (body.n as number | undefined) ?? 1;
+    if (n > DEMO_MAX_IMAGES) {
+      return json(400, openAiErrorBody(400, `${DEMO_IMAGE_MODEL} draws at most ${DEMO_MAX_IMAGES} images per request; lower n.`, { param: 'n' }));
+    }
+    if (body.response_format === 'url') {
+      return json(400, openAiErrorBody(400, `${DEMO_IMAGE_MODEL} returns images inline only; use response_format "b64_json".`, { param: 'response_format' }));
+    }
+    const size = (body.size as string | undefined) ?? '1024x1024';
+    const [width, height] = size === 'auto' ? [1024, 1024] : size.split('x').map(Number);
+    const inRange = (side: number) => Number.isInteger(side) && side >= MIN_IMAGE_SIDE && side <= MAX_IMAGE_SIDE;
+    if (!inRange(width!) || !inRange(height!)) {
+      return json(
+        400,
+        openAiErrorBody(400, `Size "${size}" is outside ${MIN_IMAGE_SIDE}..${MAX_IMAGE_SIDE} pixels per side; use e.g. "512x512".`, { param: 'size' }),
+      );
+    }
+    const prompt = String(body.prompt);
+    const data = Array.from({ length: n }, (_, index) => ({
+      b64_json: renderDemoImage(prompt, width!, height!, index).toString('base64'),
+      revised_prompt: prompt,
+    }));
+    return json(200, {
+      created: Math.floor(Date.now() / 1000),
+      data,
+      usage: { input_tokens: countTokens(prompt), output_tokens: n, total_tokens: countTokens(prompt) + n },
+    });
+  }
+
+  private stream(frames: string[], signal: AbortSignal): ProviderResponse {
+    const delay = this.chunkDelayMs;
+    async function* generate(): AsyncIterable<Uint8Array> {
+      for (let i = 0; i < frames.length; i += 1) {
+        if (signal.aborted) return;
+        if (i > 0 && delay > 0) await sleep(delay, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return;
+        yield Buffer.from(frames[i]!);
+      }
+    }
+    return { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, body: generate() };
+  }
+}
+

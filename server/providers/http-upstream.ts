@@ -1,0 +1,67 @@
+// A pooled keep-alive connection to one upstream origin, shared by the HTTP provider types.
+import { Pool, errors as undiciErrors } from 'undici';
+import { UpstreamError, type ProviderResponse } from './provider.ts';
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length']);
+
+export interface HttpUpstreamOptions {
+  providerName: string;
+  baseUrl: string;
+  timeoutMs: number;
+  connections?: number;
+}
+
+export class HttpUpstream {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  readonly origin: string;
+
+  constructor(private readonly options: HttpUpstreamOptions) {
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(this.origin, {
+      connections: options.connections ?? 64,
+      keepAliveTimeout: 30_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connectTimeout: Math.min(options.timeoutMs, 10_000),
+    });
+  }
+
+  async post(path: string, body: Buffer, headers: Record<string, string>, signal: AbortSignal): Promise<ProviderResponse> {
+    try {
+      const response = await this.pool.request({
+        method: 'POST',
+        path: this.basePath + path,
+        body,
+        headers: { ...headers, 'content-length': String(body.length), 'accept-encoding': 'identity' },
+        signal,
+      });
+      const outHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value === undefined || HOP_BY_HOP.has(name)) continue;
+        outHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      return { status: response.statusCode, headers: outHeaders, body: response.body };
+    } catch (error) {
+      throw this.describe(error);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private describe(error: unknown): unknown {
+    if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+      return new UpstreamError('timeout', this.options.providerName, `no answer within ${this.options.timeoutMs} ms`);
+    }
+    if (error instanceof undiciErrors.ConnectTimeoutError) {
+      return new UpstreamError('timeout', this.options.providerName, 'connecting timed out');
+    }
+    if ((error as Error)?.name === 'AbortError') return error;
+    const code = (error as { code?: string })?.code ?? (error as Error)?.message ?? 'unknown error';
+    return new UpstreamError('unreachable', this.options.providerName, `connection failed (${code})`);
+  }
+}

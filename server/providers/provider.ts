@@ -1,0 +1,58 @@
+// What every provider offers the routes: a raw HTTP-like exchange in the provider's own protocol.
+// Routes never branch on a provider's name; they ask what it supports.
+
+export type Operation = 'chat' | 'messages' | 'count_tokens' | 'images';
+
+export interface ProviderRequest {
+  operation: Operation;
+  /** The model name the upstream knows (may differ from the public name). */
+  upstreamModel: string;
+  /** The request body bytes to send (the client's bytes unless the gateway had to change a field). */
+  body: Buffer;
+  json: Record<string, unknown>;
+  stream: boolean;
+  /** Query string of the client request, including '?', or ''. */
+  query: string;
+  /** Client headers the upstream should see (protocol versions and betas, never credentials). */
+  headers: Record<string, string>;
+  signal: AbortSignal;
+}
+
+export interface ProviderResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncIterable<Uint8Array>;
+}
+
+export interface ModelInfo {
+  /** Public name clients send. */
+  id: string;
+  /** Name sent upstream. */
+  upstreamModel: string;
+  kind: 'text' | 'image';
+  displayName?: string;
+  created: number;
+}
+
+export interface Provider {
+  readonly name: string;
+  readonly type: string;
+  readonly models: ModelInfo[];
+  supports(operation: Operation): boolean;
+  /** Throws UpstreamError for connection failures and timeouts before a response arrives. */
+  send(request: ProviderRequest): Promise<ProviderResponse>;
+  close(): Promise<void>;
+}
+
+export type UpstreamFailure = 'unreachable' | 'timeout';
+
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  constructor(
+    readonly failure: UpstreamFailure,
+    readonly providerName: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,44 @@
+// POST /v1/chat/completions: the chat-completions-compatible interface (JSON and SSE).
+import type { FastifyInstance } from 'fastify';
+import type { GatewayDeps } from '../gateway-deps.ts';
+import { authenticateWith } from '../plugins/api-hooks.ts';
+import { forwardToProvider } from './forward-to-provider.ts';
+
+const nullableCount = { type: ['integer', 'null'], minimum: 1 };
+
+const bodySchema = {
+  type: 'object',
+  required: ['model', 'messages'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    messages: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'object', required: ['role'], properties: { role: { type: 'string', minLength: 1 } } },
+    },
+    stream: { type: ['boolean', 'null'] },
+    stream_options: { type: ['object', 'null'], properties: { include_usage: { type: 'boolean' } } },
+    n: nullableCount,
+    max_tokens: nullableCount,
+    max_completion_tokens: nullableCount,
+    temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
+  },
+};
+
+export function registerChatCompletions(app: FastifyInstance, deps: GatewayDeps): void {
+  app.post('/v1/chat/completions', { onRequest: authenticateWith(deps, { allowXApiKey: false }), schema: { body: bodySchema } }, async (request, reply) => {
+    const body = request.body as { model: string; stream?: boolean; stream_options?: { include_usage?: boolean } | null };
+    const stream = body.stream === true;
+    // Usage is counted from the upstream's own numbers: ask for them in every stream, and
+    // hide the extra chunk from a client that did not ask for it.
+    const askUsage = stream && body.stream_options?.include_usage !== true;
+    return forwardToProvider(deps, request, reply, {
+      operation: 'chat',
+      kind: 'text',
+      modelName: body.model,
+      stream,
+      overrides: askUsage ? { stream_options: { ...(body.stream_options ?? {}), include_usage: true } } : undefined,
+      stripUsageChunk: askUsage,
+    });
+  });
+}

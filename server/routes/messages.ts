@@ -1,0 +1,46 @@
+// POST /v1/messages and /v1/messages/count_tokens: the messages protocol (JSON and SSE).
+// Routing matches the path only; a query such as ?beta=true is forwarded as is.
+import type { FastifyInstance } from 'fastify';
+import type { GatewayDeps } from '../gateway-deps.ts';
+import { authenticateWith } from '../plugins/api-hooks.ts';
+import { forwardToProvider } from './forward-to-provider.ts';
+
+const messageItems = {
+  type: 'object',
+  required: ['role', 'content'],
+  properties: { role: { type: 'string', enum: ['user', 'assistant'] }, content: { type: ['string', 'array'] } },
+};
+
+const messagesSchema = {
+  type: 'object',
+  required: ['model', 'max_tokens', 'messages'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    max_tokens: { type: 'integer', minimum: 1 },
+    messages: { type: 'array', items: messageItems },
+    system: { type: ['string', 'array'] },
+    stream: { type: 'boolean' },
+  },
+};
+
+const countTokensSchema = {
+  type: 'object',
+  required: ['model', 'messages'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    messages: { type: 'array', items: messageItems },
+    system: { type: ['string', 'array'] },
+  },
+};
+
+export function registerMessages(app: FastifyInstance, deps: GatewayDeps): void {
+  const onRequest = authenticateWith(deps, { allowXApiKey: true });
+  app.post('/v1/messages', { onRequest, schema: { body: messagesSchema } }, async (request, reply) => {
+    const body = request.body as { model: string; stream?: boolean };
+    return forwardToProvider(deps, request, reply, { operation: 'messages', kind: 'text', modelName: body.model, stream: body.stream === true });
+  });
+  app.post('/v1/messages/count_tokens', { onRequest, schema: { body: countTokensSchema } }, async (request, reply) => {
+    const body = request.body as { model: string };
+    return forwardToProvider(deps, request, reply, { operation: 'count_tokens', kind: 'text', modelName: body.model, stream: false });
+  });
+}

@@ -1,0 +1,43 @@
+// Options of `gwctl serve`, with their defaults. The CLI fills them from flags and GWCTL_* variables.
+import { join } from 'node:path';
+import { defaultDataDir } from '../core/paths.ts';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  imagePort: number;
+  dataDir: string;
+  databaseUrl: string;
+  configFile?: string;
+  publicUrl?: string;
+  publicImageUrl?: string;
+  /** Per-key requests per minute; 0 turns the limit off. Overrides the providers file. */
+  rateLimitRpm?: number;
+  /** Overrides the providers file. */
+  bodyLimitBytes?: number;
+  /** How long in-flight requests and streams may run after a stop signal. */
+  drainMs: number;
+  usageFlushMs: number;
+  logLevel: string;
+}
+
+export const DEFAULT_RATE_LIMIT_RPM = 600;
+export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
+export function defaultDatabaseUrl(dataDir: string): string {
+  return `sqlite://${join(dataDir, 'gateway.db')}`;
+}
+
+export function defaultServeOptions(env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  const dataDir = defaultDataDir(env);
+  return {
+    host: '127.0.0.1',
+    port: 8080,
+    imagePort: 8081,
+    dataDir,
+    databaseUrl: defaultDatabaseUrl(dataDir),
+    drainMs: 10_000,
+    usageFlushMs: 5_000,
+    logLevel: 'info',
+  };
+}

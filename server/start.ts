@@ -1,0 +1,102 @@
+// Starts the gateway: store, admin bootstrap, providers, both listeners; and stops it
+// gracefully (stop accepting, drain in-flight requests and streams, flush usage).
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { REDACTED_HEADER_NAMES } from '../core/redact.ts';
+import { buildImageApp, buildTextApp } from './app.ts';
+import { KeyAuthenticator } from './auth/key-authenticator.ts';
+import { bootstrapAdmin, type BootstrapResult } from './bootstrap-admin.ts';
+import { loadGatewayFile, type GatewayFileConfig } from './config/gateway-file.ts';
+import { ConfigError } from './errors/config-error.ts';
+import type { GatewayDeps } from './gateway-deps.ts';
+import { RateLimiter } from './limits/rate-limiter.ts';
+import { DemoProvider } from './providers/demo/demo-provider.ts';
+import { buildProviders, ModelRouter } from './providers/model-router.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_RATE_LIMIT_RPM, type ServeOptions } from './serve-options.ts';
+import { Store } from './store/store.ts';
+import { UsageMeter } from './usage/usage-meter.ts';
+
+export interface RunningGateway {
+  textUrl: string;
+  imageUrl: string;
+  publicUrl: string;
+  publicImageUrl: string;
+  admin: BootstrapResult;
+  deps: GatewayDeps;
+  stop(): Promise<void>;
+}
+
+function listenUrl(app: FastifyInstance, host: string): string {
+  const address = app.server.address() as AddressInfo;
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${address.port}`;
+}
+
+export function createLogger(level: string): Logger {
+  return pino(
+    { level, redact: { paths: REDACTED_HEADER_NAMES.map((h) => `req.headers["${h}"]`), censor: '[redacted]' } },
+    pino.destination({ fd: 2, sync: false }),
+  );
+}
+
+export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv = process.env, logger?: Logger): Promise<RunningGateway> {
+  const fileConfig: GatewayFileConfig | undefined = options.configFile ? loadGatewayFile(options.configFile) : undefined;
+  const router = new ModelRouter(fileConfig ? buildProviders(fileConfig.providers, env) : [new DemoProvider()]);
+  const store = await Store.open(options.databaseUrl);
+  const admin = await bootstrapAdmin(store, env);
+  const usage = new UsageMeter(store.usage);
+  usage.start(options.usageFlushMs);
+
+  const settings = {
+    publicUrl: '',
+    publicImageUrl: '',
+    bodyLimitBytes: options.bodyLimitBytes ?? fileConfig?.limits.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+  };
+  const deps: GatewayDeps = {
+    store,
+    authenticator: new KeyAuthenticator(store.keys, store.users, store.database.changedElsewhere),
+    router,
+    rateLimiter: new RateLimiter(options.rateLimitRpm ?? fileConfig?.limits.requestsPerMinute ?? DEFAULT_RATE_LIMIT_RPM),
+    usage,
+    settings,
+    logger,
+  };
+  const text = buildTextApp(deps);
+  const image = buildImageApp(deps);
+  try {
+    await text.listen({ host: options.host, port: options.port });
+    await image.listen({ host: options.host, port: options.imagePort });
+  } catch (error) {
+    await Promise.allSettled([text.close(), image.close()]);
+    await usage.stop();
+    await store.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new ConfigError('listen_failed', `Cannot listen on ${options.host}: ${(error as Error).message}.`, 'Choose other ports with --port / --image-port, or stop the process that holds them.');
+    }
+    throw error;
+  }
+  const textUrl = listenUrl(text, options.host);
+  const imageUrl = listenUrl(image, options.host);
+  settings.publicUrl = (options.publicUrl ?? textUrl).replace(/\/+$/, '');
+  settings.publicImageUrl = (options.publicImageUrl ?? imageUrl).replace(/\/+$/, '');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      const closing = Promise.allSettled([text.close(), image.close()]);
+      const timer = setTimeout(() => {
+        text.server.closeAllConnections();
+        image.server.closeAllConnections();
+      }, options.drainMs);
+      await closing;
+      clearTimeout(timer);
+      await usage.stop().catch((error) => logger?.error({ err: error }, 'usage flush failed at shutdown'));
+      await router.close();
+      await store.close();
+    })();
+    return stopping;
+  };
+  return { textUrl, imageUrl, publicUrl: settings.publicUrl, publicImageUrl: settings.publicImageUrl, admin, deps, stop };
+}

@@ -1,0 +1,96 @@
+// API keys: created with a value returned once, stored as a hash, listed masked, deleted by their owner.
+import type { Kysely } from 'kysely';
+import { apiKeyHint, generateApiKey, hashApiKey } from '../auth/api-key-values.ts';
+import { newId } from '../auth/random-tokens.ts';
+import type { ApiKeysTable, Database } from './schema.ts';
+
+/** Everything about a key except its value, which is never stored. */
+export interface ApiKeyRecord {
+  id: string;
+  userId: string;
+  name: string | null;
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface CreatedApiKey extends ApiKeyRecord {
+  /** The full value: present only in the result of create. */
+  key: string;
+}
+
+export const KEY_NAME_MAX_LENGTH = 100;
+
+function toRecord(row: Omit<ApiKeysTable, 'key_hash'>): ApiKeyRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    hint: row.hint,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+const PUBLIC_COLUMNS = ['id', 'user_id', 'name', 'hint', 'created_at', 'last_used_at'] as const;
+
+export class KeysRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(userId: string, name?: string | null): Promise<CreatedApiKey> {
+    const label = name?.trim() ? name.trim() : null;
+    if (label && label.length > KEY_NAME_MAX_LENGTH) {
+      throw new RangeError(`A key name has at most ${KEY_NAME_MAX_LENGTH} characters.`);
+    }
+    const key = generateApiKey();
+    const row: ApiKeysTable = {
+      id: newId('key'),
+      user_id: userId,
+      name: label,
+      key_hash: hashApiKey(key),
+      hint: apiKeyHint(key),
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    };
+    await this.db.insertInto('api_keys').values(row).execute();
+    return { ...toRecord(row), key };
+  }
+
+  async findByValue(key: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(PUBLIC_COLUMNS)
+      .where('key_hash', '=', hashApiKey(key))
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async listForUser(userId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .select(PUBLIC_COLUMNS)
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async listAll(): Promise<ApiKeyRecord[]> {
+    const rows = await this.db.selectFrom('api_keys').select(PUBLIC_COLUMNS).orderBy('created_at', 'desc').execute();
+    return rows.map(toRecord);
+  }
+
+  /** Deletes a key only when it belongs to the user; false for unknown ids and other users' keys alike. */
+  async deleteOwned(userId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('api_keys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Operator deletion regardless of owner. */
+  async deleteById(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.selectFrom('api_keys').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    await this.db.deleteFrom('api_keys').where('id', '=', id).execute();
+    return toRecord(row);
+  }
+}

@@ -1,0 +1,59 @@
+// Table shapes as the query layer sees them. Timestamps are ISO-8601 strings in both dialects.
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  password_hash: string;
+  is_admin: number;
+  disabled: number;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string | null;
+  key_hash: string;
+  hint: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** One row per hour, user, key ('' for the web apps) and model. */
+export interface UsageTable {
+  hour: string;
+  user_id: string;
+  key_id: string;
+  model: string;
+  requests: number | string;
+  input_tokens: number | string;
+  output_tokens: number | string;
+  errors: number | string;
+}
+
+export interface UsageErrorsTable {
+  hour: string;
+  user_id: string;
+  key_id: string;
+  model: string;
+  status: number;
+  count: number | string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  usage: UsageTable;
+  usage_errors: UsageErrorsTable;
+  schema_probe: { id: Generated<number> };
+}

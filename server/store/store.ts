@@ -1,0 +1,29 @@
+// The repositories over one opened database.
+import { openDatabase, type OpenedDatabase } from './open-database.ts';
+import { KeysRepo } from './keys-repo.ts';
+import { UsageRepo } from './usage-repo.ts';
+import { UsersRepo } from './users-repo.ts';
+
+export class Store {
+  readonly users: UsersRepo;
+  readonly keys: KeysRepo;
+  readonly usage: UsageRepo;
+
+  constructor(readonly database: OpenedDatabase) {
+    this.users = new UsersRepo(database.db);
+    this.keys = new KeysRepo(database.db);
+    this.usage = new UsageRepo(database.db);
+  }
+
+  static async open(url: string): Promise<Store> {
+    return new Store(await openDatabase(url));
+  }
+
+  ping(): Promise<boolean> {
+    return this.database.ping();
+  }
+
+  close(): Promise<void> {
+    return this.database.close();
+  }
+}

@@ -1,0 +1,113 @@
+// Hourly usage aggregates: batched upserts from the in-memory meter, and reads for reports.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+export interface UsageBucketKey {
+  hour: string;
+  userId: string;
+  keyId: string;
+  model: string;
+}
+
+export interface UsageDelta extends UsageBucketKey {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  errors: number;
+  errorsByStatus: Record<number, number>;
+}
+
+export interface UsageRow extends UsageBucketKey {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  errors: number;
+}
+
+export interface UsageQuery {
+  userId?: string;
+  keyId?: string;
+  sinceHour?: string;
+}
+
+export class UsageRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Adds a batch of deltas in one transaction, so a flush is all or nothing. */
+  async apply(deltas: UsageDelta[], lastUsed: Map<string, string>): Promise<void> {
+    if (deltas.length === 0 && lastUsed.size === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const d of deltas) {
+        await trx
+          .insertInto('usage')
+          .values({
+            hour: d.hour,
+            user_id: d.userId,
+            key_id: d.keyId,
+            model: d.model,
+            requests: d.requests,
+            input_tokens: d.inputTokens,
+            output_tokens: d.outputTokens,
+            errors: d.errors,
+          })
+          .onConflict((oc) =>
+            oc.columns(['hour', 'user_id', 'key_id', 'model']).doUpdateSet({
+              requests: sql`usage.requests + excluded.requests`,
+              input_tokens: sql`usage.input_tokens + excluded.input_tokens`,
+              output_tokens: sql`usage.output_tokens + excluded.output_tokens`,
+              errors: sql`usage.errors + excluded.errors`,
+            }),
+          )
+          .execute();
+        for (const [status, count] of Object.entries(d.errorsByStatus)) {
+          await trx
+            .insertInto('usage_errors')
+            .values({ hour: d.hour, user_id: d.userId, key_id: d.keyId, model: d.model, status: Number(status), count })
+            .onConflict((oc) =>
+              oc
+                .columns(['hour', 'user_id', 'key_id', 'model', 'status'])
+                .doUpdateSet({ count: sql`usage_errors.count + excluded.count` }),
+            )
+            .execute();
+        }
+      }
+      for (const [id, at] of lastUsed) {
+        await trx.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+      }
+    });
+  }
+
+  async rows(query: UsageQuery = {}): Promise<UsageRow[]> {
+    let q = this.db.selectFrom('usage').selectAll();
+    if (query.userId) q = q.where('user_id', '=', query.userId);
+    if (query.keyId) q = q.where('key_id', '=', query.keyId);
+    if (query.sinceHour) q = q.where('hour', '>=', query.sinceHour);
+    const rows = await q.orderBy('hour').orderBy('user_id').orderBy('key_id').orderBy('model').execute();
+    return rows.map((r) => ({
+      hour: r.hour,
+      userId: r.user_id,
+      keyId: r.key_id,
+      model: r.model,
+      requests: Number(r.requests),
+      inputTokens: Number(r.input_tokens),
+      outputTokens: Number(r.output_tokens),
+      errors: Number(r.errors),
+    }));
+  }
+
+  async errorsByStatus(query: UsageQuery = {}): Promise<Array<UsageBucketKey & { status: number; count: number }>> {
+    let q = this.db.selectFrom('usage_errors').selectAll();
+    if (query.userId) q = q.where('user_id', '=', query.userId);
+    if (query.keyId) q = q.where('key_id', '=', query.keyId);
+    if (query.sinceHour) q = q.where('hour', '>=', query.sinceHour);
+    const rows = await q.orderBy('hour').execute();
+    return rows.map((r) => ({
+      hour: r.hour,
+      userId: r.user_id,
+      keyId: r.key_id,
+      model: r.model,
+      status: Number(r.status),
+      count: Number(r.count),
+    }));
+  }
+}

@@ -1,0 +1,91 @@
+// Accounts: creation with a scrypt hash, lookup, listing, disabling.
+import type { Kysely } from 'kysely';
+import { hashPassword, verifyPassword } from '../auth/password-hash.ts';
+import { newId } from '../auth/random-tokens.ts';
+import type { Database, UsersTable } from './schema.ts';
+
+export interface User {
+  id: string;
+  username: string;
+  isAdmin: boolean;
+  disabled: boolean;
+  createdAt: string;
+}
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+
+export class UserExistsError extends Error {
+  override readonly name = 'UserExistsError';
+}
+
+function toUser(row: UsersTable): User {
+  return {
+    id: row.id,
+    username: row.username,
+    isAdmin: Number(row.is_admin) === 1,
+    disabled: Number(row.disabled) === 1,
+    createdAt: row.created_at,
+  };
+}
+
+export class UsersRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(username: string, password: string, options: { isAdmin?: boolean } = {}): Promise<User> {
+    if (!USERNAME_PATTERN.test(username)) {
+      throw new RangeError('A user name is 1-64 characters: letters, digits, and . _ @ - (not first).');
+    }
+    if (await this.findByName(username)) throw new UserExistsError(`User "${username}" already exists.`);
+    const row: UsersTable = {
+      id: newId('usr'),
+      username,
+      password_hash: await hashPassword(password),
+      is_admin: options.isAdmin ? 1 : 0,
+      disabled: 0,
+      created_at: new Date().toISOString(),
+    };
+    await this.db.insertInto('users').values(row).execute();
+    return toUser(row);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async findByName(username: string): Promise<User | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+    return row ? toUser(row) : undefined;
+  }
+
+  async findById(id: string): Promise<User | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : undefined;
+  }
+
+  async list(): Promise<User[]> {
+    const rows = await this.db.selectFrom('users').selectAll().orderBy('created_at').orderBy('username').execute();
+    return rows.map(toUser);
+  }
+
+  /** The user when name and password match an enabled account, else undefined (same answer for every failure). */
+  async authenticate(username: string, password: string): Promise<User | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+    if (!row) {
+      // Spend comparable time so a missing account cannot be told from a wrong password.
+      await verifyPassword(password, 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + 'A'.repeat(86) + '==');
+      return undefined;
+    }
+    const ok = await verifyPassword(password, row.password_hash);
+    return ok && Number(row.disabled) === 0 ? toUser(row) : undefined;
+  }
+
+  async setDisabled(id: string, disabled: boolean): Promise<boolean> {
+    const result = await this.db.updateTable('users').set({ disabled: disabled ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async setPassword(id: string, password: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', id).execute();
+  }
+}

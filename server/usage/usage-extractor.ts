@@ -1,0 +1,73 @@
+// Reads token counts out of upstream answers, JSON or streamed, in either protocol.
+import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
+
+export interface TokenCounts {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+type Json = Record<string, any>;
+
+const n = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+function messagesInput(usage: Json): number {
+  return n(usage.input_tokens) + n(usage.cache_creation_input_tokens) + n(usage.cache_read_input_tokens);
+}
+
+/** Usage of a complete JSON answer. */
+export function usageFromJson(surface: ApiSurface, body: unknown): TokenCounts {
+  const usage = (body as Json | undefined)?.usage as Json | undefined;
+  if (!usage) return { inputTokens: 0, outputTokens: 0 };
+  if (surface === 'messages') return { inputTokens: messagesInput(usage), outputTokens: n(usage.output_tokens) };
+  return {
+    inputTokens: n(usage.prompt_tokens) || n(usage.input_tokens),
+    outputTokens: n(usage.completion_tokens) || n(usage.output_tokens),
+  };
+}
+
+/** Accumulates usage over the events of a stream. */
+export class StreamUsage implements TokenCounts {
+  inputTokens = 0;
+  outputTokens = 0;
+
+  constructor(private readonly surface: ApiSurface) {}
+
+  observe(data: string): void {
+    if (data === '[DONE]' || data === '') return;
+    if (!data.includes('usage')) return;
+    let event: Json;
+    try {
+      event = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (this.surface === 'messages') {
+      const start = event.message?.usage as Json | undefined;
+      if (event.type === 'message_start' && start) {
+        this.inputTokens = messagesInput(start);
+        this.outputTokens = n(start.output_tokens);
+      }
+      if (event.type === 'message_delta' && event.usage) {
+        const usage = event.usage as Json;
+        if (usage.input_tokens !== undefined) this.inputTokens = messagesInput(usage);
+        if (usage.output_tokens !== undefined) this.outputTokens = n(usage.output_tokens);
+      }
+      return;
+    }
+    if (event.usage) {
+      this.inputTokens = n(event.usage.prompt_tokens);
+      this.outputTokens = n(event.usage.completion_tokens);
+    }
+  }
+}
+
+/** True for the chat-completions chunk that carries only usage (empty choices). */
+export function isUsageOnlyChunk(data: string): boolean {
+  if (!data.includes('"usage"')) return false;
+  try {
+    const event = JSON.parse(data) as Json;
+    return Array.isArray(event.choices) && event.choices.length === 0 && !!event.usage;
+  } catch {
+    return false;
+  }
+}

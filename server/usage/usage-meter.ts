@@ -1,0 +1,98 @@
+// Aggregates usage in memory per hour, user, key and model, and writes it in batches:
+// no database write per request. flush() is called on a timer and at shutdown.
+import type { UsageDelta, UsageRepo } from '../store/usage-repo.ts';
+
+export interface UsageEvent {
+  userId: string;
+  /** '' for the web applications, which need no key. */
+  keyId: string;
+  model: string;
+  status: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export function hourBucket(at: Date): string {
+  return at.toISOString().slice(0, 13) + ':00Z';
+}
+
+export class UsageMeter {
+  private pending = new Map<string, UsageDelta>();
+  private lastUsed = new Map<string, string>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly repo: UsageRepo,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.flush().catch(() => undefined), intervalMs);
+    this.timer.unref();
+  }
+
+  record(event: UsageEvent): void {
+    const at = this.now();
+    const hour = hourBucket(at);
+    const id = `${hour}\u0000${event.userId}\u0000${event.keyId}\u0000${event.model}`;
+    let delta = this.pending.get(id);
+    if (!delta) {
+      delta = { hour, userId: event.userId, keyId: event.keyId, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, errorsByStatus: {} };
+      this.pending.set(id, delta);
+    }
+    delta.requests += 1;
+    delta.inputTokens += Math.max(0, Math.round(event.inputTokens) || 0);
+    delta.outputTokens += Math.max(0, Math.round(event.outputTokens) || 0);
+    if (event.status >= 400) {
+      delta.errors += 1;
+      delta.errorsByStatus[event.status] = (delta.errorsByStatus[event.status] ?? 0) + 1;
+    }
+    if (event.keyId) this.lastUsed.set(event.keyId, at.toISOString());
+  }
+
+  get pendingBuckets(): number {
+    return this.pending.size;
+  }
+
+  /** Writes what has accumulated; on failure the batch is merged back and retried next time. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flushOnce());
+    return this.flushing;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async flushOnce(): Promise<void> {
+    if (this.pending.size === 0 && this.lastUsed.size === 0) return;
+    const batch = this.pending;
+    const lastUsed = this.lastUsed;
+    this.pending = new Map();
+    this.lastUsed = new Map();
+    try {
+      await this.repo.apply([...batch.values()], lastUsed);
+    } catch (error) {
+      for (const [id, delta] of batch) this.mergeBack(id, delta);
+      for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
+      throw error;
+    }
+  }
+
+  private mergeBack(id: string, delta: UsageDelta): void {
+    const current = this.pending.get(id);
+    if (!current) {
+      this.pending.set(id, delta);
+      return;
+    }
+    current.requests += delta.requests;
+    current.inputTokens += delta.inputTokens;
+    current.outputTokens += delta.outputTokens;
+    current.errors += delta.errors;
+    for (const [status, count] of Object.entries(delta.errorsByStatus)) {
+      current.errorsByStatus[Number(status)] = (current.errorsByStatus[Number(status)] ?? 0) + count;
+    }
+  }
+}
