@@ -11,7 +11,7 @@ export interface CliContext {
   readStdin: () => Promise<string>;
   finish: (exitCode: number) => void;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running commands wait on it. */
-  stopSignal: Promise<NodeJS.Signals>;
+  waitForStopSignal: () => Promise<NodeJS.Signals>;
 }
 
 /** A failure the user can act on: printed as message + remedy, with an exit code. */

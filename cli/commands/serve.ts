@@ -72,6 +72,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         logLevel: args.logLevel,
       };
       const logger = createLogger(options.logLevel);
+      const stopSignal = ctx.waitForStopSignal();
       const gateway = await startGateway(options, ctx.env, logger);
       if (gateway.admin.generatedPassword) {
         ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}" with password ${gateway.admin.generatedPassword}\n`);
@@ -96,7 +97,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           '',
         ].join('\n'),
       );
-      const signal = await ctx.stopSignal;
+      const signal = await stopSignal;
       ctx.stderr(`Received ${signal}: finishing in-flight requests (up to ${options.drainMs} ms), then flushing usage.\n`);
       await gateway.stop();
       ctx.stderr('Gateway stopped.\n');

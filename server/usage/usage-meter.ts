@@ -57,7 +57,8 @@ export class UsageMeter {
 
   /** Writes what has accumulated; on failure the batch is merged back and retried next time. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flushOnce());
+    // A failed earlier flush must not block this one: its batch was merged back already.
+    this.flushing = this.flushing.catch(() => undefined).then(() => this.flushOnce());
     return this.flushing;
   }
 

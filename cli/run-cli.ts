@@ -1,0 +1,94 @@
+// gwctl command tree: yargs with strict parsing; returns the exit code for main.ts to set.
+import yargs from 'yargs';
+import { ConfigError } from '../server/errors/config-error.ts';
+import { CliError, EXIT, type CliContext } from './cli-context.ts';
+import { adminCommand } from './commands/admin.ts';
+import { serveCommand } from './commands/serve.ts';
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (c: Buffer) => chunks.push(c));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  readStdin: () => Promise<string>;
+}
+
+const processIo: CliIo = {
+  stdout: (t) => void process.stdout.write(t),
+  stderr: (t) => void process.stderr.write(t),
+  env: process.env,
+  readStdin,
+};
+
+/** Resolves on the first SIGINT/SIGTERM; a second one exits at once with 130. */
+function waitForStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let signalled = false;
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.on(signal, () => {
+        if (signalled) process.exit(EXIT.interrupted);
+        signalled = true;
+        resolve(signal);
+      });
+    }
+  });
+}
+
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  let exitCode: number | undefined;
+  const ctx: CliContext = {
+    ...io,
+    finish: (code) => {
+      exitCode = code;
+    },
+    waitForStopSignal,
+  };
+
+  let usageError: string | undefined;
+  const parser = yargs(argv)
+    .scriptName('gwctl')
+    .env('GWCTL')
+    .command(serveCommand(ctx) as never)
+    .command(adminCommand(ctx))
+    .demandCommand(1, 'Name a command.')
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((message, error) => {
+      if (error) throw error;
+      usageError = message;
+    })
+    .exitProcess(false);
+
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr(`gwctl: ${error.message}\n${error.remedy ? `  → ${error.remedy}\n` : ''}`);
+      return error.exitCode;
+    }
+    if (error instanceof ConfigError) {
+      io.stderr(`gwctl: ${error.message}\n  → ${error.remedy}\n`);
+      return EXIT.usage;
+    }
+    io.stderr(`gwctl: internal error: ${(error as Error)?.stack ?? error}\n`);
+    return EXIT.internal;
+  }
+  if (usageError !== undefined) {
+    io.stderr(`gwctl: ${usageError}\nRun with --help for usage.\n`);
+    return EXIT.usage;
+  }
+  return exitCode ?? EXIT.ok;
+}
+

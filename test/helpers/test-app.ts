@@ -1,0 +1,72 @@
+// Builds both gateway apps over an in-memory or temp-file store for app.inject tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildImageApp, buildTextApp } from '../../server/app.ts';
+import { KeyAuthenticator } from '../../server/auth/key-authenticator.ts';
+import type { GatewayDeps } from '../../server/gateway-deps.ts';
+import { RateLimiter } from '../../server/limits/rate-limiter.ts';
+import { DemoProvider } from '../../server/providers/demo/demo-provider.ts';
+import { ModelRouter } from '../../server/providers/model-router.ts';
+import type { Provider } from '../../server/providers/provider.ts';
+import { Store } from '../../server/store/store.ts';
+import { UsageMeter } from '../../server/usage/usage-meter.ts';
+
+export interface TestGateway {
+  text: FastifyInstance;
+  image: FastifyInstance;
+  deps: GatewayDeps;
+  store: Store;
+  dataDir: string;
+  databaseUrl: string;
+  /** Creates a user with a key and returns the key's full value. */
+  userWithKey(username?: string): Promise<{ userId: string; keyId: string; key: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  providers?: Provider[];
+  rateLimitRpm?: number;
+  bodyLimitBytes?: number;
+}
+
+export async function createTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gwctl-test-'));
+  const databaseUrl = `sqlite://${join(dataDir, 'gateway.db')}`;
+  const store = await Store.open(databaseUrl);
+  const router = new ModelRouter(options.providers ?? [new DemoProvider({ chunkDelayMs: 0 })]);
+  const deps: GatewayDeps = {
+    store,
+    authenticator: new KeyAuthenticator(store.keys, store.users, store.database.changedElsewhere),
+    router,
+    rateLimiter: new RateLimiter(options.rateLimitRpm ?? 0),
+    usage: new UsageMeter(store.usage),
+    settings: { publicUrl: 'http://gw.test', publicImageUrl: 'http://img.gw.test', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024 },
+  };
+  const text = buildTextApp(deps);
+  const image = buildImageApp(deps);
+  await Promise.all([text.ready(), image.ready()]);
+  let users = 0;
+  return {
+    text,
+    image,
+    deps,
+    store,
+    dataDir,
+    databaseUrl,
+    async userWithKey(username = `user${++users}`) {
+      const user = await store.users.create(username, 'password-123');
+      const created = await store.keys.create(user.id, `${username}-key`);
+      return { userId: user.id, keyId: created.id, key: created.key };
+    },
+    async close() {
+      await Promise.all([text.close(), image.close()]);
+      await router.close();
+      await store.close().catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
