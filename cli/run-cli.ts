@@ -52,7 +52,6 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     waitForStopSignal,
   };
 
-  let usageError: string | undefined;
   const parser = yargs(argv)
     .scriptName('gwctl')
     .env('GWCTL')
@@ -66,8 +65,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .version()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, error) => {
-      if (error) throw error;
-      usageError = message;
+      // yargs reports its own validation failures (including .check) as YError: those are usage errors.
+      if (error instanceof Error && error.name !== 'YError') throw error;
+      throw new CliError(message || (error instanceof Error ? error.message : String(error)), 'Run with --help for usage.', EXIT.usage);
     })
     .exitProcess(false);
 
@@ -84,10 +84,6 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
     io.stderr(`gwctl: internal error: ${(error as Error)?.stack ?? error}\n`);
     return EXIT.internal;
-  }
-  if (usageError !== undefined) {
-    io.stderr(`gwctl: ${usageError}\nRun with --help for usage.\n`);
-    return EXIT.usage;
   }
   return exitCode ?? EXIT.ok;
 }

@@ -44,13 +44,13 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         .check((raw) => {
           const a = raw as unknown as Args;
           for (const [name, value] of [['port', a.port], ['image-port', a.imagePort]] as const) {
-            if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`--${name} must be a whole number from 0 to 65535, got ${value}.`);
+            if (!Number.isInteger(value) || value < 0 || value > 65535) return `--${name} must be a whole number from 0 to 65535, got ${value}.`;
           }
           for (const [name, value] of [['rate-limit', a.rateLimit], ['body-limit', a.bodyLimit], ['drain-ms', a.drainMs]] as const) {
-            if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new Error(`--${name} must be a whole number >= 0, got ${value}.`);
+            if (value !== undefined && (!Number.isInteger(value) || value < 0)) return `--${name} must be a whole number >= 0, got ${value}.`;
           }
           for (const [name, value] of [['public-url', a.publicUrl], ['public-image-url', a.publicImageUrl]] as const) {
-            if (value !== undefined && !/^https?:\/\/[^/\s]+/.test(value)) throw new Error(`--${name} must be an http(s) URL, got "${value}".`);
+            if (value !== undefined && !/^https?:\/\/[^/\s]+/.test(value)) return `--${name} must be an http(s) URL, got "${value}".`;
           }
           return true;
         }) as never,

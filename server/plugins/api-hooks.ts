@@ -14,6 +14,8 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
     if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
   });
 
+  // The APIs take JSON only; anything else answers 415 with what to send.
+  app.removeAllContentTypeParsers();
   // Keep the exact bytes: same-protocol upstreams receive the client's body unchanged.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const raw = body as Buffer;

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { runCli } from '../../cli/run-cli.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'gwctl-cli-'));
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function gwctl(args: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli([...args], {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env: { HOME: dataDir },
+    readStdin: async () => stdin,
+  });
+  return { code, out, err };
+}
+
+const db = ['--data-dir', dataDir];
+
+test('user add / list, with a generated password shown once or one from stdin', async () => {
+  const added = await gwctl(['admin', 'user', 'add', 'alice', ...db]);
+  assert.equal(added.code, 0, added.err);
+  assert.match(added.out, /Password \(shown once, store it now\): [0-9A-Za-z]{20}/);
+  const piped = await gwctl(['admin', 'user', 'add', 'bob', '--admin', '--password-stdin', ...db], 'hunter22hunter\n');
+  assert.equal(piped.code, 0, piped.err);
+  assert.doesNotMatch(piped.out, /Password/);
+  const list = await gwctl(['admin', 'user', 'list', '--json', ...db]);
+  const users = JSON.parse(list.out);
+  assert.deepEqual(users.map((u: { username: string; isAdmin: boolean }) => [u.username, u.isAdmin]), [['alice', false], ['bob', true]]);
+  const duplicate = await gwctl(['admin', 'user', 'add', 'alice', ...db]);
+  assert.equal(duplicate.code, 1);
+  assert.match(duplicate.err, /already exists/);
+  const short = await gwctl(['admin', 'user', 'add', 'carol', '--password-stdin', ...db], 'short');
+  assert.equal(short.code, 2);
+});
+
+test('key create prints the value once; list shows only masked hints; delete removes it', async () => {
+  const created = await gwctl(['admin', 'key', 'create', '--user', 'alice', '--name', 'laptop', '--json', ...db]);
+  assert.equal(created.code, 0, created.err);
+  const key = JSON.parse(created.out);
+  assert.deepEqual(Object.keys(key).sort(), ['createdAt', 'hint', 'id', 'key', 'name']);
+  assert.match(key.key, /^sk-[0-9A-Za-z]{48}$/);
+  assert.equal(key.hint, `sk-…${key.key.slice(-4)}`);
+
+  const other = JSON.parse((await gwctl(['admin', 'key', 'create', '--user', 'bob', '--json', ...db])).out);
+  const listed = await gwctl(['admin', 'key', 'list', '--json', ...db]);
+  assert.ok(!listed.out.includes(key.key) && !listed.out.includes(other.key), 'list never shows a full key');
+  const aliceOnly = JSON.parse((await gwctl(['admin', 'key', 'list', '--user', 'alice', '--json', ...db])).out);
+  assert.deepEqual(aliceOnly.map((k: { id: string }) => k.id), [key.id]);
+  const table = await gwctl(['admin', 'key', 'list', ...db]);
+  assert.match(table.out, /ID\s+USER\s+NAME\s+KEY/);
+  assert.ok(table.out.includes(key.hint));
+
+  assert.equal((await gwctl(['admin', 'key', 'delete', key.id, ...db])).code, 0);
+  const again = await gwctl(['admin', 'key', 'delete', key.id, ...db]);
+  assert.equal(again.code, 1);
+  assert.match(again.err, /No key with id/);
+  const missingUser = await gwctl(['admin', 'key', 'create', '--user', 'nobody', ...db]);
+  assert.equal(missingUser.code, 1);
+  assert.match(missingUser.err, /No user named "nobody"/);
+});
+
+test('usage reports an empty period without failing', async () => {
+  const usage = await gwctl(['admin', 'usage', '--json', ...db]);
+  assert.equal(usage.code, 0);
+  assert.deepEqual(JSON.parse(usage.out).rows, []);
+  assert.equal((await gwctl(['admin', 'usage', '--since', '-1', ...db])).code, 2);
+});
+
+test('usage errors exit 2 with a hint; --help works on every command', async () => {
+  const unknown = await gwctl(['admin', 'frobnicate']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /Unknown argument|Name an admin subcommand/);
+  assert.equal((await gwctl([])).code, 2);
+  const badPort = await gwctl(['serve', '--port', '70000', ...db]);
+  assert.equal(badPort.code, 2);
+  assert.match(badPort.err, /--port must be a whole number from 0 to 65535/);
+  const badDb = await gwctl(['admin', 'user', 'list', '--database-url', 'mysql://x']);
+  assert.equal(badDb.code, 2);
+  assert.match(badDb.err, /Unsupported database URL/);
+  for (const command of [['serve'], ['admin'], ['admin', 'user', 'add'], ['admin', 'key', 'create'], ['admin', 'key', 'list'], ['admin', 'key', 'delete'], ['admin', 'usage']]) {
+    const help = await gwctl([...command, '--help']);
+    assert.equal(help.code, 0, command.join(' '));
+  }
+});
