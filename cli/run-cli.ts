@@ -54,7 +54,6 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
 
   const parser = yargs(argv)
     .scriptName('gwctl')
-    .env('GWCTL')
     .command(serveCommand(ctx) as never)
     .command(adminCommand(ctx))
     .demandCommand(1, 'Name a command.')

@@ -12,6 +12,7 @@ import { registerImages } from './routes/images.ts';
 import { registerMessages } from './routes/messages.ts';
 import { registerModels } from './routes/models.ts';
 import { imageNotFound, textNotFound } from './routes/not-found-hints.ts';
+import { registerWeb } from './web/web-plugin.ts';
 
 function baseApp(deps: GatewayDeps): FastifyInstance {
   const app = Fastify({
@@ -42,6 +43,7 @@ export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   registerModels(app, deps, 'text');
   registerChatCompletions(app, deps);
   registerMessages(app, deps);
+  registerWeb(app, deps);
   return app;
 }
 

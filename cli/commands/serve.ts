@@ -4,6 +4,7 @@ import { describeDatabaseUrl } from '../../server/store/open-database.ts';
 import { defaultServeOptions, type ServeOptions } from '../../server/serve-options.ts';
 import { createLogger, startGateway } from '../../server/start.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
+import { envNumber, envString } from '../env-defaults.ts';
 import { resolveDatabaseUrl, withStoreOptions, type StoreArgs } from './admin/store-options.ts';
 import { ADMIN_USERNAME } from '../../server/bootstrap-admin.ts';
 
@@ -20,27 +21,29 @@ interface Args extends StoreArgs {
   logLevel: string;
 }
 
-function portOption(describe: string, fallback: number) {
-  return { type: 'number' as const, default: fallback, describe };
-}
-
 export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
   const defaults = defaultServeOptions(ctx.env);
+  const env = ctx.env;
   return {
     command: 'serve',
     describe: 'Run the gateway: text API ({base_url}) and image API ({image_base_url})',
     builder: (y) =>
       withStoreOptions(y)
-        .option('host', { type: 'string', default: defaults.host, describe: 'Address to bind [env GWCTL_HOST]' })
-        .option('port', portOption('Text API port; 0 picks a free one [env GWCTL_PORT]', defaults.port))
-        .option('image-port', portOption('Image API port; 0 picks a free one [env GWCTL_IMAGE_PORT]', defaults.imagePort))
-        .option('config', { type: 'string', describe: 'Providers file, YAML or JSON (default: built-in demo provider) [env GWCTL_CONFIG]' })
-        .option('public-url', { type: 'string', describe: '{base_url} as clients reach it, for hints [env GWCTL_PUBLIC_URL]' })
-        .option('public-image-url', { type: 'string', describe: '{image_base_url} as clients reach it [env GWCTL_PUBLIC_IMAGE_URL]' })
-        .option('rate-limit', { type: 'number', describe: 'Requests per minute per key, 0 = off (default 600) [env GWCTL_RATE_LIMIT]' })
-        .option('body-limit', { type: 'number', describe: 'Largest request body in bytes (default 32 MiB) [env GWCTL_BODY_LIMIT]' })
-        .option('drain-ms', { type: 'number', default: defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
-        .option('log-level', { type: 'string', default: defaults.logLevel, choices: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'], describe: 'Log level (logs go to stderr) [env GWCTL_LOG_LEVEL]' })
+        .option('host', { type: 'string', default: envString(env, 'GWCTL_HOST') ?? defaults.host, describe: 'Address to bind [env GWCTL_HOST]' })
+        .option('port', { type: 'number', default: envNumber(env, 'GWCTL_PORT') ?? defaults.port, describe: 'Text API port; 0 picks a free one [env GWCTL_PORT]' })
+        .option('image-port', { type: 'number', default: envNumber(env, 'GWCTL_IMAGE_PORT') ?? defaults.imagePort, describe: 'Image API port; 0 picks a free one [env GWCTL_IMAGE_PORT]' })
+        .option('config', { type: 'string', default: envString(env, 'GWCTL_CONFIG'), describe: 'Providers file, YAML or JSON (default: built-in demo provider) [env GWCTL_CONFIG]' })
+        .option('public-url', { type: 'string', default: envString(env, 'GWCTL_PUBLIC_URL'), describe: '{base_url} as clients reach it, for hints [env GWCTL_PUBLIC_URL]' })
+        .option('public-image-url', { type: 'string', default: envString(env, 'GWCTL_PUBLIC_IMAGE_URL'), describe: '{image_base_url} as clients reach it [env GWCTL_PUBLIC_IMAGE_URL]' })
+        .option('rate-limit', { type: 'number', default: envNumber(env, 'GWCTL_RATE_LIMIT'), describe: 'Requests per minute per key, 0 = off (default 600) [env GWCTL_RATE_LIMIT]' })
+        .option('body-limit', { type: 'number', default: envNumber(env, 'GWCTL_BODY_LIMIT'), describe: 'Largest request body in bytes (default 32 MiB) [env GWCTL_BODY_LIMIT]' })
+        .option('drain-ms', { type: 'number', default: envNumber(env, 'GWCTL_DRAIN_MS') ?? defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
+        .option('log-level', {
+          type: 'string',
+          default: envString(env, 'GWCTL_LOG_LEVEL') ?? defaults.logLevel,
+          choices: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'],
+          describe: 'Log level (logs go to stderr) [env GWCTL_LOG_LEVEL]',
+        })
         .check((raw) => {
           const a = raw as unknown as Args;
           for (const [name, value] of [['port', a.port], ['image-port', a.imagePort]] as const) {

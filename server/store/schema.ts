@@ -49,7 +49,28 @@ export interface UsageErrorsTable {
   count: number | string;
 }
 
+export interface ConversationsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  model: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConversationMessagesTable {
+  id: string;
+  conversation_id: string;
+  seq: number;
+  role: string;
+  content: string;
+  stopped: number;
+  created_at: string;
+}
+
 export interface Database {
+  conversations: ConversationsTable;
+  conversation_messages: ConversationMessagesTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;

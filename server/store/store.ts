@@ -1,6 +1,8 @@
 // The repositories over one opened database.
 import { openDatabase, type OpenedDatabase } from './open-database.ts';
+import { ConversationsRepo } from './conversations-repo.ts';
 import { KeysRepo } from './keys-repo.ts';
+import { SessionsRepo } from './sessions-repo.ts';
 import { UsageRepo } from './usage-repo.ts';
 import { UsersRepo } from './users-repo.ts';
 
@@ -8,11 +10,15 @@ export class Store {
   readonly users: UsersRepo;
   readonly keys: KeysRepo;
   readonly usage: UsageRepo;
+  readonly sessions: SessionsRepo;
+  readonly conversations: ConversationsRepo;
 
   constructor(readonly database: OpenedDatabase) {
     this.users = new UsersRepo(database.db);
     this.keys = new KeysRepo(database.db);
     this.usage = new UsageRepo(database.db);
+    this.sessions = new SessionsRepo(database.db);
+    this.conversations = new ConversationsRepo(database.db);
   }
 
   static async open(url: string): Promise<Store> {

@@ -3,6 +3,7 @@ import type { Argv } from 'yargs';
 import { defaultDataDir } from '../../../core/paths.ts';
 import { defaultDatabaseUrl } from '../../../server/serve-options.ts';
 import { Store } from '../../../server/store/store.ts';
+import { envString } from '../../env-defaults.ts';
 
 export interface StoreArgs {
   dataDir?: string;
@@ -16,8 +17,8 @@ export function withStoreOptions<T>(yargs: Argv<T>): Argv<T & StoreArgs> {
 }
 
 export function resolveDatabaseUrl(args: StoreArgs, env: NodeJS.ProcessEnv): { dataDir: string; databaseUrl: string } {
-  const dataDir = args.dataDir ?? defaultDataDir(env);
-  return { dataDir, databaseUrl: args.databaseUrl ?? defaultDatabaseUrl(dataDir) };
+  const dataDir = args.dataDir ?? envString(env, 'GWCTL_DATA_DIR') ?? defaultDataDir(env);
+  return { dataDir, databaseUrl: args.databaseUrl ?? envString(env, 'GWCTL_DATABASE_URL') ?? defaultDatabaseUrl(dataDir) };
 }
 
 /** Opens the store for one admin command and always closes it. */

@@ -1,9 +1,11 @@
 // The ordered list of schema migrations; add a file and a line here for each new version.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial.ts';
+import * as conversations from './0002-conversations.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-conversations': conversations,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,51 @@
+// Keys page: create a key in place (its value is shown once, only in this page's memory).
+import { api, element, errorMessage, wireCopyButtons } from './common.js';
+
+wireCopyButtons();
+const form = document.getElementById('create-key-form');
+const slot = document.getElementById('created-slot');
+
+form?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const button = form.querySelector('button[type="submit"]');
+  button.disabled = true;
+  try {
+    const name = form.elements.name.value.trim();
+    const response = await api('/web/api/keys', { method: 'POST', body: { name: name || null } });
+    if (!response.ok) throw new Error(await errorMessage(response));
+    const key = await response.json();
+    document.getElementById('created-key')?.remove();
+    const value = element('code', { id: 'new-key-value', text: key.key });
+    const panel = element('section', { class: 'card created', id: 'created-key', role: 'status' }, [
+      element('h2', { text: key.name ? `Your new key “${key.name}”` : 'Your new key' }),
+      element('p', {}, [element('strong', { text: 'Copy it now. It cannot be shown again.' }), ' If you lose it, delete the key and create a new one.']),
+      element('div', { class: 'copy-row' }, [value, element('button', { type: 'button', class: 'primary', 'data-copy': '#new-key-value', text: 'Copy' })]),
+      element('p', { class: 'muted', text: 'Keep it in a password manager or a local-only config file. Never paste it into chats, screenshots, issues or repositories.' }),
+    ]);
+    slot.replaceChildren(panel);
+    wireCopyButtons(panel);
+    addRow(key);
+    form.reset();
+  } catch (error) {
+    slot.replaceChildren(element('p', { class: 'error', role: 'alert', text: error.message }));
+  } finally {
+    button.disabled = false;
+  }
+});
+
+function addRow(key) {
+  document.getElementById('no-keys')?.remove();
+  const table = document.getElementById('keys-table');
+  table.classList.remove('hidden');
+  const name = key.name ? key.name : '(no name)';
+  const row = element('tr', { 'data-key-id': key.id }, [
+    element('td', { text: name }),
+    element('td', {}, [element('code', { text: key.hint })]),
+    element('td', { text: key.createdAt.slice(0, 16).replace('T', ' ') + ' UTC' }),
+    element('td', { text: 'never' }),
+    element('td', { class: 'num', text: '0' }),
+    element('td', { class: 'num', text: '0' }),
+    element('td', {}, [element('a', { class: 'button danger small', href: `/keys/${key.id}/delete`, text: 'Delete' })]),
+  ]);
+  table.tBodies[0].prepend(row);
+}

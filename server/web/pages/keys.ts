@@ -1,0 +1,121 @@
+// /keys: the logged-in user's own keys with this month's usage; create (value shown once) and
+// delete with confirmation. Works without JavaScript; keys.js upgrades create to an in-page call.
+import type { FastifyInstance } from 'fastify';
+import type { GatewayDeps } from '../../gateway-deps.ts';
+import type { ApiKeyRecord, CreatedApiKey } from '../../store/keys-repo.ts';
+import { KEY_NAME_MAX_LENGTH } from '../../store/keys-repo.ts';
+import { formatCount, monthStartHour, shortTime } from '../format.ts';
+import { html } from '../html.ts';
+import type { KeyFlash } from '../key-flash.ts';
+import { layout } from '../layout.ts';
+import { checkCsrf, requirePage } from '../session/web-session.ts';
+
+export function createdKeyPanel(key: CreatedApiKey) {
+  return html`<section class="card created" id="created-key" role="status">
+    <h2>Your new key${key.name ? html` “${key.name}”` : ''}</h2>
+    <p><strong>Copy it now. It cannot be shown again.</strong> If you lose it, delete the key and create a new one.</p>
+    <div class="copy-row"><code id="new-key-value">${key.key}</code><button type="button" class="primary" data-copy="#new-key-value">Copy</button></div>
+    <p class="muted">Keep it in a password manager or a local-only config file. Never paste it into chats, screenshots, issues or repositories.</p>
+  </section>`;
+}
+
+async function monthUsageByKey(deps: GatewayDeps, userId: string) {
+  await deps.usage.flush().catch(() => undefined);
+  const rows = await deps.store.usage.rows({ userId, sinceHour: monthStartHour() });
+  const byKey = new Map<string, { requests: number; tokens: number }>();
+  for (const r of rows) {
+    const t = byKey.get(r.keyId) ?? { requests: 0, tokens: 0 };
+    t.requests += r.requests;
+    t.tokens += r.inputTokens + r.outputTokens;
+    byKey.set(r.keyId, t);
+  }
+  return byKey;
+}
+
+function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } | undefined) {
+  return html`<tr data-key-id="${key.id}">
+    <td>${key.name ?? html`<span class="muted">(no name)</span>`}</td>
+    <td><code>${key.hint}</code></td>
+    <td>${shortTime(key.createdAt)}</td>
+    <td>${shortTime(key.lastUsedAt)}</td>
+    <td class="num">${formatCount(usage?.requests ?? 0)}</td>
+    <td class="num">${formatCount(usage?.tokens ?? 0)}</td>
+    <td><a class="button danger small" href="/keys/${key.id}/delete">Delete</a></td>
+  </tr>`;
+}
+
+export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps, flash: KeyFlash): void {
+  const onRequest = requirePage(deps);
+
+  app.get<{ Querystring: { deleted?: string } }>('/keys', { onRequest }, async (request, reply) => {
+    const user = request.webUser!;
+    const created = flash.take(request.webSession!.id);
+    const keys = await deps.store.keys.listForUser(user.id);
+    const usage = await monthUsageByKey(deps, user.id);
+    const body = html`
+      <div class="page-head"><h1>API keys</h1><p class="muted">Keys are for local agents, SDKs, scripts and compatible clients. The web apps need none. Use your own key so usage is counted for you.</p></div>
+      ${created ? createdKeyPanel(created) : ''}
+      <div id="created-slot"></div>
+      ${request.query.deleted ? html`<p class="notice" role="status">Key deleted. Requests with it now answer 401.</p>` : ''}
+      <section class="card">
+        <h2>Create a key</h2>
+        <form method="post" action="/keys" class="inline" id="create-key-form">
+          <input type="hidden" name="_csrf" value="${request.webSession!.csrfToken}">
+          <label>Name (optional) <input name="name" maxlength="${KEY_NAME_MAX_LENGTH}" placeholder="e.g. laptop, CI"></label>
+          <button type="submit" class="primary">Create key</button>
+        </form>
+      </section>
+      <section class="card">
+        <h2>Your keys</h2>
+        ${
+          keys.length === 0
+            ? html`<p class="muted" id="no-keys">You have no keys yet.</p>`
+            : ''
+        }
+        <div class="table-wrap"><table id="keys-table" class="${keys.length === 0 ? 'hidden' : ''}">
+          <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th></th></tr></thead>
+          <tbody>${keys.map((k) => keyRow(k, usage.get(k.id)))}</tbody>
+        </table></div>
+        <p class="muted"><a href="/usage">Usage per day, key and model →</a></p>
+      </section>`;
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(layout({ title: 'API keys', active: 'keys', user, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/keys.js'] }));
+  });
+
+  app.post<{ Body: { name?: string } }>('/keys', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
+    const name = String(request.body?.name ?? '').slice(0, KEY_NAME_MAX_LENGTH);
+    const created = await deps.store.keys.create(request.webUser!.id, name);
+    flash.put(request.webSession!.id, created);
+    return reply.redirect('/keys', 303);
+  });
+
+  app.get<{ Params: { id: string } }>('/keys/:id/delete', { onRequest }, async (request, reply) => {
+    const key = (await deps.store.keys.listForUser(request.webUser!.id)).find((k) => k.id === request.params.id);
+    if (!key) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage(request.webUser!, request.webSession!.csrfToken));
+    const body = html`<section class="card narrow">
+      <h1>Delete key?</h1>
+      <p>Key <strong>${key.name ?? '(no name)'}</strong> <code>${key.hint}</code>, created ${shortTime(key.createdAt)}.</p>
+      <p>Every client using it will get <strong>401</strong> from the next request on. This cannot be undone.</p>
+      <form method="post" action="/keys/${key.id}/delete" class="inline">
+        <input type="hidden" name="_csrf" value="${request.webSession!.csrfToken}">
+        <button type="submit" class="danger" id="confirm-delete">Delete key</button>
+        <a class="button" href="/keys">Cancel</a>
+      </form>
+    </section>`;
+    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Delete key', active: 'keys', user: request.webUser, csrfToken: request.webSession!.csrfToken, body }));
+  });
+
+  app.post<{ Params: { id: string } }>('/keys/:id/delete', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
+    const deleted = await deps.store.keys.deleteOwned(request.webUser!.id, request.params.id);
+    if (!deleted) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage(request.webUser!, request.webSession!.csrfToken));
+    deps.authenticator.forgetKey(request.params.id);
+    return reply.redirect('/keys?deleted=1', 303);
+  });
+}
+
+export function notFoundPage(user: { username: string; isAdmin: boolean }, csrfToken: string): string {
+  const body = html`<section class="card narrow"><h1>Not found</h1><p>There is nothing here, or it belongs to someone else.</p><p><a href="/keys">Back to your keys</a></p></section>`;
+  return layout({ title: 'Not found', user, csrfToken, body });
+}

@@ -1,0 +1,40 @@
+// Turns hourly usage rows into per-day series and per-key / per-model totals for the pages.
+import type { UsageRow } from '../store/usage-repo.ts';
+
+export interface Totals {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  errors: number;
+}
+
+const empty = (): Totals => ({ requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 });
+
+function add(into: Totals, row: UsageRow): void {
+  into.requests += row.requests;
+  into.inputTokens += row.inputTokens;
+  into.outputTokens += row.outputTokens;
+  into.errors += row.errors;
+}
+
+export function daysBack(days: number, now = new Date()): string[] {
+  return Array.from({ length: days }, (_, i) => new Date(now.getTime() - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+export function summarize(rows: UsageRow[], days: string[]) {
+  const perDay = new Map(days.map((d) => [d, empty()]));
+  const perKey = new Map<string, Totals>();
+  const perModel = new Map<string, Totals>();
+  const perUser = new Map<string, Totals>();
+  const total = empty();
+  for (const row of rows) {
+    const day = perDay.get(row.hour.slice(0, 10));
+    if (day) add(day, row);
+    for (const [map, id] of [[perKey, row.keyId], [perModel, row.model], [perUser, row.userId]] as const) {
+      if (!map.has(id)) map.set(id, empty());
+      add(map.get(id)!, row);
+    }
+    add(total, row);
+  }
+  return { perDay, perKey, perModel, perUser, total };
+}

@@ -1,0 +1,77 @@
+// The web applications on the text listener ({base_url}): login, keys, usage, chat, images,
+// operators. Registered as an encapsulated context so its form parser, static files and HTML
+// error pages never reach the API routes.
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { GatewayDeps } from '../gateway-deps.ts';
+import { registerChatApi } from './api/chat-api.ts';
+import { registerConversationsApi } from './api/conversations-api.ts';
+import { registerImagesApi } from './api/images-api.ts';
+import { registerKeysApi } from './api/keys-api.ts';
+import { registerModelsApi } from './api/models-api.ts';
+import { html } from './html.ts';
+import { KeyFlash } from './key-flash.ts';
+import { layout } from './layout.ts';
+import { registerAdminPages } from './pages/admin.ts';
+import { registerAppPages } from './pages/apps.ts';
+import { registerKeysPages } from './pages/keys.ts';
+import { registerLogin } from './pages/login.ts';
+import { registerUsagePage } from './pages/usage.ts';
+import { LoginLimiter } from './session/login-limiter.ts';
+import { loadSession } from './session/web-session.ts';
+
+const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
+
+export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
+  app.register(async (web) => {
+    await web.register(fastifyCookie);
+    await web.register(fastifyFormbody);
+    await web.register(fastifyStatic, { root: ASSETS_DIR, prefix: '/assets/', cacheControl: true, maxAge: '1h' });
+
+    web.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'same-origin');
+      reply.header('x-frame-options', 'DENY');
+      reply.header(
+        'content-security-policy',
+        "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+      );
+      return payload;
+    });
+
+    web.setErrorHandler((error: FastifyError, request, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) request.log.error({ err: error }, 'web request failed');
+      const message =
+        status === 500
+          ? 'Something went wrong on our side. Try again; if it persists, tell the operator the request id ' + request.id + '.'
+          : error.validation
+            ? `Check the form: ${error.validation[0]?.instancePath.replace(/^\//, '') || 'input'} ${error.validation[0]?.message ?? 'is invalid'}.`
+            : error.message;
+      if (request.url.startsWith('/web/api/')) return reply.code(status).send({ error: { message } });
+      return reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .send(layout({ title: 'Error', user: request.webUser, csrfToken: request.webSession?.csrfToken, body: html`<section class="card narrow"><h1>Error</h1><p>${message}</p></section>` }));
+    });
+
+    web.get('/', async (request, reply) => {
+      await loadSession(deps, request);
+      return reply.redirect(request.webUser ? '/apps/chat' : '/login', 302);
+    });
+
+    registerLogin(web, deps, new LoginLimiter());
+    registerKeysPages(web, deps, new KeyFlash());
+    registerUsagePage(web, deps);
+    registerAppPages(web, deps);
+    registerAdminPages(web, deps);
+    registerKeysApi(web, deps);
+    registerModelsApi(web, deps);
+    registerConversationsApi(web, deps);
+    registerChatApi(web, deps);
+    registerImagesApi(web, deps);
+  });
+}
