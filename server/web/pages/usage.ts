@@ -38,7 +38,7 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
         ${barChart('Tokens per day', series.map(([day, t]) => ({ label: day.slice(5), value: t.inputTokens + t.outputTokens })))}
       </section>
       <section class="card"><h2>Per key</h2>${totalsTable('Key', [...summary.perKey.entries()].map(([id, t]) => [keyName(id), t]))}</section>
-      <section class="card"><h2>Per model</h2>${totalsTable('Model', [...summary.perModel.entries()])}</section>`;
+      <section class="card"><h2>Per model</h2>${totalsTable('Model', [...summary.perModel.entries()].map(([model, t]) => [model === '(none)' ? 'no model (model lists, refused requests)' : model, t]))}</section>`;
     return reply.type('text/html; charset=utf-8').send(layout({ title: 'Usage', active: 'usage', user, csrfToken: request.webSession!.csrfToken, body }));
   });
 }

@@ -1,5 +1,6 @@
-// Limits failed logins per client address and per user name (sliding 15-minute window),
-// so password guessing is slow whichever of the two an attacker varies.
+// Limits failed logins per user name and per client address (sliding 15-minute window), so
+// password guessing is slow whichever of the two an attacker varies. An address gets more room
+// than a name, since many people may share one address.
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -7,7 +8,8 @@ export class LoginLimiter {
   private readonly failures = new Map<string, number[]>();
 
   constructor(
-    private readonly maxFailures = 10,
+    private readonly maxPerUser = 10,
+    private readonly maxPerAddress = 50,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -15,9 +17,9 @@ export class LoginLimiter {
   retryAfterMs(ip: string, username: string): number {
     const now = this.now();
     let wait = 0;
-    for (const subject of [`ip:${ip}`, `user:${username.toLowerCase()}`]) {
+    for (const [subject, max] of [[`ip:${ip}`, this.maxPerAddress], [`user:${username.toLowerCase()}`, this.maxPerUser]] as const) {
       const recent = this.recent(subject, now);
-      if (recent.length >= this.maxFailures) wait = Math.max(wait, recent[0]! + WINDOW_MS - now);
+      if (recent.length >= max) wait = Math.max(wait, recent[recent.length - max]! + WINDOW_MS - now);
     }
     return wait;
   }

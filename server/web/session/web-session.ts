@@ -66,7 +66,9 @@ export function isCrossSite(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (!origin || origin === 'null') return origin === 'null';
   try {
-    return new URL(origin).host !== request.headers.host;
+    const from = new URL(origin);
+    // Compare with default ports normalised the same way on both sides.
+    return from.host !== new URL(`${from.protocol}//${request.headers.host}`).host;
   } catch {
     return true;
   }
