@@ -113,3 +113,28 @@ describe('pages and calls that need a session', () => {
     assert.equal(res.headers['x-frame-options'], 'DENY');
   });
 });
+
+describe('keys page without JavaScript', () => {
+  test('the form path shows a new key on the next page view only, and delete goes through a confirmation', async () => {
+    const session = cookieOf((await login('alice', 'alice-password')).headers['set-cookie'], 'gw_session')!.split(';')[0]!;
+    const csrf = /name="csrf-token" content="([^"]+)"/.exec((await gw.text.inject({ url: '/keys', headers: { cookie: session } })).payload)![1]!;
+    const form = (url: string, fields: Record<string, string>) =>
+      gw.text.inject({ method: 'POST', url, headers: { cookie: session, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+    const created = await form('/keys', { _csrf: csrf, name: 'no-js <b>' });
+    assert.equal(created.statusCode, 303);
+    const first = await gw.text.inject({ url: '/keys', headers: { cookie: session } });
+    const key = /id="new-key-value">(sk-[0-9A-Za-z]{48})</.exec(first.payload)?.[1];
+    assert.ok(key, 'shown on the first view');
+    assert.match(first.payload, /no-js &lt;b&gt;/, 'the name is escaped');
+    assert.equal(first.headers['cache-control'], 'no-store');
+    const second = await gw.text.inject({ url: '/keys', headers: { cookie: session } });
+    assert.ok(!second.payload.includes(key), 'and never again');
+    const id = (await gw.store.keys.listForUser((await gw.store.users.findByName('alice'))!.id)).find((k) => k.name === 'no-js <b>')!.id;
+    const confirm = await gw.text.inject({ url: `/keys/${id}/delete`, headers: { cookie: session } });
+    assert.match(confirm.payload, /answer <strong>401<\/strong>|get <strong>401<\/strong>/);
+    assert.equal((await form(`/keys/${id}/delete`, {})).statusCode, 403, 'no token, no delete');
+    const deleted = await form(`/keys/${id}/delete`, { _csrf: csrf });
+    assert.equal(deleted.statusCode, 303);
+    assert.equal((await gw.text.inject({ url: '/v1/models', headers: { authorization: `Bearer ${key}` } })).statusCode, 401);
+  });
+});
