@@ -86,11 +86,19 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   const stop = () => {
     stopping ??= (async () => {
       const closing = Promise.allSettled([text.close(), image.close()]);
+      // A request in flight at the signal leaves a keep-alive connection behind when it finishes;
+      // close such connections as they go idle, so the drain ends with the last request instead of
+      // waiting for the client or the drain bound.
+      const sweeper = setInterval(() => {
+        text.server.closeIdleConnections();
+        image.server.closeIdleConnections();
+      }, 50);
       const timer = setTimeout(() => {
         text.server.closeAllConnections();
         image.server.closeAllConnections();
       }, options.drainMs);
       await closing;
+      clearInterval(sweeper);
       clearTimeout(timer);
       await usage.stop().catch((error) => logger?.error({ err: error }, 'usage flush failed at shutdown'));
       await router.close();

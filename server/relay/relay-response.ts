@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isErrorEnvelope, messagesErrorBody, openAiErrorBody, type ApiSurface } from '../../core/protocol/error-bodies.ts';
 import { SseParser } from '../../core/protocol/sse.ts';
-import type { ProviderResponse } from '../providers/provider.ts';
+import { UpstreamError, type ProviderResponse } from '../providers/provider.ts';
 import { isUsageOnlyChunk, StreamUsage, usageFromJson } from '../usage/usage-extractor.ts';
 import { readBody } from './read-body.ts';
 import { streamErrorEvent } from './stream-error-event.ts';
@@ -26,6 +26,17 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
+/** Reads a whole upstream body; a failure while reading is an upstream failure (502/504), not a gateway bug. */
+async function readUpstreamBody(body: AsyncIterable<Uint8Array>, options: RelayOptions): Promise<Buffer> {
+  try {
+    return await readBody(body, MAX_BUFFERED_BODY);
+  } catch (error) {
+    if (options.abort.signal.aborted) throw error;
+    const timedOut = (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
+    throw new UpstreamError(timedOut ? 'timeout' : 'unreachable', options.providerName, `reading the answer failed: ${(error as Error).message}`);
+  }
+}
+
 export async function relayResponse(request: FastifyRequest, reply: FastifyReply, response: ProviderResponse, options: RelayOptions): Promise<FastifyReply> {
   const state = request.gateway;
   const surface = state.surface;
@@ -33,7 +44,7 @@ export async function relayResponse(request: FastifyRequest, reply: FastifyReply
   const contentType = response.headers['content-type'] ?? 'application/json';
 
   if (response.status >= 400) {
-    const bytes = await readBody(response.body, MAX_BUFFERED_BODY);
+    const bytes = await readUpstreamBody(response.body, options);
     const parsed = parseJson(bytes);
     reply.code(response.status);
     if (isErrorEnvelope(surface, parsed)) return reply.type('application/json').send(bytes);
@@ -44,7 +55,7 @@ export async function relayResponse(request: FastifyRequest, reply: FastifyReply
   }
 
   if (!contentType.includes('text/event-stream')) {
-    const bytes = await readBody(response.body, MAX_BUFFERED_BODY);
+    const bytes = await readUpstreamBody(response.body, options);
     const usage = usageFromJson(surface, parseJson(bytes));
     state.inputTokens = usage.inputTokens;
     state.outputTokens = usage.outputTokens;
