@@ -93,7 +93,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           `  health       ${gateway.textUrl}/health`,
           `  database     ${describeDatabaseUrl(databaseUrl)}`,
           `  providers    ${providers}`,
-          `  account      "${ADMIN_USERNAME}" (operator)`,
+          `  log in       ${gateway.publicUrl}/login as "${ADMIN_USERNAME}" (operator; keys, usage, chat and images are on the site)`,
           `  get a key    gwctl admin key create --user ${ADMIN_USERNAME}${dataFlags}`,
           `  try it       curl -H "Authorization: Bearer $KEY" ${gateway.publicUrl}/v1/models`,
           'Stop with Ctrl+C (in-flight requests finish first).',
