@@ -5,6 +5,8 @@ export interface SseEvent {
   data: string;
   /** The exact text of the event as received, including its terminating blank line. */
   raw: string;
+  /** A block of comment lines only (keep-alives such as `: ping`): no data, but part of the stream. */
+  comment?: boolean;
 }
 
 export function encodeSse(data: unknown, event?: string): string {
@@ -68,6 +70,6 @@ function parseBlock(block: string): SseEvent | undefined {
     else continue;
     sawField = true;
   }
-  if (!sawField) return undefined;
+  if (!sawField) return block.trim() === '' ? undefined : { data: '', raw: block, comment: true };
   return { event, data: data.join('\n'), raw: block };
 }

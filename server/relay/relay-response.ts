@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isErrorEnvelope, messagesErrorBody, openAiErrorBody, type ApiSurface } from '../../core/protocol/error-bodies.ts';
 import { SseParser } from '../../core/protocol/sse.ts';
+import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError, type ProviderResponse } from '../providers/provider.ts';
 import { isUsageOnlyChunk, StreamUsage, usageFromJson } from '../usage/usage-extractor.ts';
 import { readBody } from './read-body.ts';
@@ -46,6 +47,16 @@ export async function relayResponse(request: FastifyRequest, reply: FastifyReply
   if (response.status >= 400) {
     const bytes = await readUpstreamBody(response.body, options);
     const parsed = parseJson(bytes);
+    // The provider refusing the gateway's own credentials is a gateway fault, not the caller's key.
+    if (response.status === 401) {
+      throw new GatewayError(
+        502,
+        'upstream_auth_failed',
+        `The upstream provider "${options.providerName}" refused the gateway's credentials (401). Your key is fine; the gateway operator must fix that provider's key.`,
+      );
+    }
+    const retryAfter = response.headers['retry-after'];
+    if (retryAfter) reply.header('retry-after', retryAfter);
     reply.code(response.status);
     if (isErrorEnvelope(surface, parsed)) return reply.type('application/json').send(bytes);
     const snippet = bytes.toString('utf8').replace(/\s+/g, ' ').slice(0, 200);

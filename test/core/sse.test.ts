@@ -18,9 +18,10 @@ test('parses events split at arbitrary byte positions, including inside a multi-
 test('keeps the raw text of each event, handles CRLF, comments and multi-line data', () => {
   const parser = new SseParser();
   const events = parser.push(': keep-alive\r\n\r\nevent: a\r\ndata: one\r\ndata: two\r\n\r\n');
-  assert.equal(events.length, 1);
-  assert.equal(events[0]!.data, 'one\ntwo');
-  assert.equal(events[0]!.raw, 'event: a\r\ndata: one\r\ndata: two\r\n\r\n');
+  assert.equal(events.length, 2);
+  assert.deepEqual(events[0], { data: '', raw: ': keep-alive\r\n\r\n', comment: true });
+  assert.equal(events[1]!.data, 'one\ntwo');
+  assert.equal(events[1]!.raw, 'event: a\r\ndata: one\r\ndata: two\r\n\r\n');
 });
 
 test('returns a final event that lacks its blank line at end()', () => {
