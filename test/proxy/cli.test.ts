@@ -35,6 +35,18 @@ test('configuration mistakes give one clear line and exit 2', async (t) => {
   const unknown = await runSourceCli(['frobnicate'], { HOME: home });
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown command "frobnicate"/);
+  const badOption = await runSourceCli(['install-service', '--frce'], { HOME: home });
+  assert.equal(badOption.code, 2);
+  assert.match(badOption.stderr, /unknown option "--frce" for install-service/);
+});
+
+test('--help after a command prints help instead of running it', async (t) => {
+  const home = tempDir(t);
+  for (const command of ['server', 'install-service', 'uninstall-service']) {
+    const result = await runSourceCli([command, '--help'], { HOME: home });
+    assert.equal(result.code, 0, command);
+    assert.match(result.stdout, /^cache-fix-proxy 4\.2\.1/);
+  }
 });
 
 test('a port already in use exits 1 with a one-line explanation', async (t) => {

@@ -21,8 +21,26 @@ function reportError(io: CliIo, error: unknown): number {
  * Dispatches on the first argument. `server` keeps running until a signal; `onServer` gets the
  * running server so the entry point can wire signals and tests can stop it.
  */
+const OPTIONS: Record<string, string[]> = {
+  server: [],
+  'install-service': ['--force'],
+  'uninstall-service': [],
+  healthcheck: ['--restart-unit'],
+};
+
 export async function main(argv: string[], io: CliIo, onServer?: (server: Awaited<ReturnType<typeof startServer>>) => void): Promise<number> {
   const [command, ...rest] = argv;
+  if (command && command in OPTIONS) {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(helpText());
+      return 0;
+    }
+    const unknown = rest.find((arg, i) => arg.startsWith('-') && !OPTIONS[command]!.includes(arg) && rest[i - 1] !== '--restart-unit');
+    if (unknown) {
+      io.stderr(`cache-fix-proxy: unknown option "${unknown}" for ${command} (see --help)\n`);
+      return 2;
+    }
+  }
   try {
     switch (command) {
       case '--version':
