@@ -4,6 +4,11 @@ import { ConfigError } from '../server/errors/config-error.ts';
 import { CliError, EXIT, type CliContext } from './cli-context.ts';
 import { adminCommand } from './commands/admin.ts';
 import { serveCommand } from './commands/serve.ts';
+import { configCommand } from './commands/config.ts';
+import { diagnoseCommand } from './commands/diagnose.ts';
+import { explainCommand } from './commands/explain.ts';
+import { startCommand } from './commands/start.ts';
+import { verifyCommand } from './commands/verify.ts';
 
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -56,6 +61,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .scriptName('gwctl')
     .command(serveCommand(ctx) as never)
     .command(adminCommand(ctx))
+    .command(configCommand(ctx))
+    .command(verifyCommand(ctx) as never)
+    .command(startCommand(ctx) as never)
+    .command(diagnoseCommand(ctx) as never)
+    .command(explainCommand(ctx) as never)
     .demandCommand(1, 'Name a command.')
     .strict()
     .recommendCommands()

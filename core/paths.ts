@@ -17,3 +17,56 @@ export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME || join(homeDir(env), '.config');
   return join(base, 'gwctl');
 }
+
+/** Where gwctl keeps state it must find again (the backup manifest of `gwctl start`). */
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_STATE_HOME || join(homeDir(env), '.local', 'state');
+  return join(base, 'gwctl');
+}
+
+/** `~` or `~/x` → under $HOME; `$NAME`/`${NAME}` → the variable (an unset one yields undefined). */
+export function expandUserPath(path: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  let unset = false;
+  const expanded = path.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_m, name: string) => {
+    const value = name === 'HOME' ? homeDir(env) : env[name];
+    if (value === undefined || value === '') unset = true;
+    return value ?? '';
+  });
+  if (unset) return undefined;
+  if (expanded === '~') return homeDir(env);
+  if (expanded.startsWith('~/')) return join(homeDir(env), expanded.slice(2));
+  return expanded;
+}
+
+/** Replaces the home directory prefix with `~` for display. */
+export function tildePath(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  const home = homeDir(env);
+  return path === home ? '~' : path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
+/** Shell startup files where a variable can be pinned for every new shell. */
+export function shellStartupFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  const home = homeDir(env);
+  const configHome = env.XDG_CONFIG_HOME || join(home, '.config');
+  const zdot = env.ZDOTDIR || home;
+  return [
+    join(home, '.profile'),
+    join(home, '.bash_profile'),
+    join(home, '.bash_login'),
+    join(home, '.bashrc'),
+    join(zdot, '.zshenv'),
+    join(zdot, '.zprofile'),
+    join(zdot, '.zshrc'),
+    join(configHome, 'fish', 'config.fish'),
+  ];
+}
+
+/** Service definition files that `cache-fix-proxy install-service` writes (spec 2.4). */
+export function proxyServiceFiles(env: NodeJS.ProcessEnv = process.env): { systemd: string; launchd: string } {
+  const home = homeDir(env);
+  const configHome = env.XDG_CONFIG_HOME || join(home, '.config');
+  return {
+    systemd: join(configHome, 'systemd', 'user', 'cache-fix-proxy.service'),
+    launchd: join(home, 'Library', 'LaunchAgents', 'com.cnighswonger.cache-fix-proxy.plist'),
+  };
+}

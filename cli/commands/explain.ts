@@ -1,0 +1,57 @@
+// gwctl explain <status> [--json]: the spec 7 rows for a status with remedies and commands. Offline:
+// it reads only gwctl's settings (to fill in {base_url}), never the network.
+import type { CommandModule } from 'yargs';
+import { statusRows } from '../../core/doctor/status-row.ts';
+import { CliError, EXIT, type CliContext } from '../cli-context.ts';
+import { toJson } from '../output/format-table.ts';
+import { renderExplain } from '../output/render-explain.ts';
+import { settingsOptions } from './config/settings-options.ts';
+
+interface Args {
+  status: number;
+  json: boolean;
+}
+
+const KNOWN = [401, 403, 404, 429, 502, 503];
+
+export function explainCommand(ctx: CliContext): CommandModule<object, Args> {
+  return {
+    command: 'explain <status>',
+    describe: 'Explain an HTTP status from the error table (spec 7): conditions, remedies, commands',
+    builder: (y) =>
+      settingsOptions
+        .add(y, ['baseUrl', 'proxyUrl', 'client.tokenVar', 'client.baseUrlVar'])
+        .positional('status', { type: 'number', describe: `HTTP status seen by a client (${KNOWN.join(', ')})` })
+        .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"status","rows":[…]}' })
+        .check((raw) => {
+          const a = raw as unknown as Args;
+          return Number.isInteger(a.status) && a.status >= 100 && a.status <= 599 ? true : `<status> must be an HTTP status from 100 to 599, got ${raw.status}.`;
+        }) as never,
+    handler: (args) => {
+      const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
+      const base = settings.baseUrl.value as string | null;
+      const vars = {
+        base_url: base ? base.replace(/(\/v1)+$/, '') : undefined,
+        proxy_url: settings.proxyUrl.value as string,
+        token_var: settings['client.tokenVar'].value as string,
+        base_var: settings['client.baseUrlVar'].value as string,
+      };
+      const rows = statusRows.forStatus(args.status, vars);
+      if (rows.length === 0 && args.json) {
+        ctx.stdout(toJson({ schemaVersion: 1, status: args.status, rows: [] }));
+        ctx.stderr(`gwctl: ${args.status} is not in the service's error table (spec 7 lists ${KNOWN.join(', ')}).\n`);
+        ctx.finish(EXIT.failed);
+        return;
+      }
+      if (rows.length === 0) {
+        throw new CliError(`${args.status} is not in the service's error table (spec 7 lists ${KNOWN.join(', ')}).`, '`gwctl diagnose` checks this machine whatever the status; `gwctl verify` checks the key and address.', EXIT.failed);
+      }
+      if (args.json) {
+        ctx.stdout(toJson({ schemaVersion: 1, status: args.status, rows: rows.map(({ id, statuses, where, condition, remedy, causes, commands }) => ({ id, statuses, where, condition, remedy, causes, commands })) }));
+      } else {
+        ctx.stdout(renderExplain(args.status, rows));
+      }
+      ctx.finish(EXIT.ok);
+    },
+  };
+}

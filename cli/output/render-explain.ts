@@ -1,0 +1,16 @@
+// Text rendering of the spec 7 rows for one status (gwctl explain).
+import type { FilledRow } from '../../core/doctor/status-row.ts';
+
+export function renderExplain(status: number, rows: FilledRow[]): string {
+  const out = [`${status}: ${rows.length} row${rows.length === 1 ? '' : 's'} in the error table (spec 7)`, ''];
+  for (const row of rows) {
+    out.push(`${row.statuses.join(' / ')}  ${row.where}`);
+    out.push(`  condition  ${row.condition}`);
+    out.push(`  remedy     ${row.remedy}`);
+    out.push(`  causes     ${row.causes.join(', ')}`);
+    for (const command of row.commands) out.push(`    $ ${command}`);
+    out.push('');
+  }
+  out.push(`To find which row applies on this machine: gwctl diagnose --status ${status}`);
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,62 @@
+// Text rendering of a safe start: the route and why, the client and its variables (credentials
+// masked), warnings, and what happened to pinned settings; and of `gwctl start --restore`.
+import type { CleanReport } from '../../core/client-settings/clean-pinned.ts';
+import type { PinnedEntry } from '../../core/client-settings/pinned-entry.ts';
+import type { RestoreReport } from '../../core/client-settings/restore-backups.ts';
+import type { StartPlan } from '../../core/launch/plan-start.ts';
+import { tildePath } from '../../core/paths.ts';
+
+function entryText(entry: PinnedEntry): string {
+  return entry.fileKind === 'settings' ? `env.${entry.variable}=${entry.shown}` : `line ${entry.line} ${entry.variable}=${entry.shown}`;
+}
+
+export const renderStart = {
+  plan(plan: StartPlan, changes: CleanReport | null, env: NodeJS.ProcessEnv): string {
+    const route = plan.route;
+    const out: string[] = [];
+    const target = route.baseUrl ?? "the client's default upstream";
+    if (plan.refused) {
+      out.push(`gwctl start: refused [${plan.refused.cause}]`, `  route     ${route.kind} → ${target}: ${route.reason}`);
+    } else {
+      out.push(`gwctl start: ${route.kind} route → ${target}${plan.dryRun ? ' (dry run)' : ''}`, `  why       ${route.reason}`);
+    }
+    out.push(`  client    ${[plan.client.path, ...plan.client.args].join(' ')}`);
+    out.push(`  env       ${Object.entries(plan.client.env).map(([k, v]) => (v === null ? `${k} unset` : `${k}=${v}`)).join('  ')}`);
+    for (const w of plan.warnings) out.push(`  warning   ${w.cause}: ${w.message}`);
+    if (plan.refused) {
+      out.push(`  problem   ${plan.refused.message}`);
+      out.push(`  remedy    ${plan.refused.remedy}`);
+      for (const c of plan.refused.commands) out.push(`    $ ${c}`);
+      out.push('  Nothing was changed and the client was not started.');
+      return out.join('\n') + '\n';
+    }
+    if (changes && changes.changed.length > 0) {
+      for (const file of changes.changed) {
+        const removed = file.removed.map(entryText).join(', ');
+        out.push(
+          file.backup
+            ? `  settings  ${tildePath(file.file, env)}: backed up to ${tildePath(file.backup, env)}; removed ${removed}`
+            : `  settings  ${tildePath(file.file, env)}: would be backed up; would remove ${removed}`,
+        );
+      }
+      out.push(changes.dryRun ? '  Nothing was changed (--dry-run).' : '  Undo with: gwctl start --restore');
+    } else {
+      out.push('  settings  no pinned base address or credential found');
+    }
+    return out.join('\n') + '\n';
+  },
+
+  restore(report: RestoreReport, env: NodeJS.ProcessEnv): string {
+    if (!report.operationId) return 'gwctl start --restore: nothing to restore (no clean-up by gwctl start is on record)\n';
+    const out = [`gwctl start --restore: ${report.dryRun ? 'would restore' : 'restored'} ${report.files.length} file${report.files.length === 1 ? '' : 's'} changed at ${report.createdAt}`];
+    for (const f of report.files) {
+      if (f.missingBackup) {
+        out.push(`  ${tildePath(f.file, env)}: backup ${tildePath(f.backup, env)} is missing; not restored`);
+        continue;
+      }
+      out.push(`  ${tildePath(f.file, env)} ← ${tildePath(f.backup, env)} (${f.removed.join(', ')} back)`);
+      if (f.keptCurrentAs) out.push(`    it was edited since; ${report.dryRun ? 'it would be backed up first' : `that version was saved to ${tildePath(f.keptCurrentAs, env)}`}`);
+    }
+    return out.join('\n') + '\n';
+  },
+};

@@ -1,0 +1,39 @@
+// Calls of the gateway's API that the toolkit makes: the model list with a bearer key (spec 4.1, 5.8).
+import type { HttpGet, HttpOutcome } from './http-get.ts';
+
+export interface ModelsCall {
+  /** The URL that was requested (never carries the key). */
+  url: string;
+  outcome: HttpOutcome;
+  /** Model ids when the answer was a model list. */
+  models?: string[];
+  /** `error.code` / `error.type` / `error.message` of an error body, when there is one. */
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** GET {url} with `Authorization: Bearer <key>`; the caller builds the URL for the route it checks. */
+export async function fetchModels(http: HttpGet, url: string, key: string, timeoutMs: number): Promise<ModelsCall> {
+  const outcome = await http({ url, headers: { authorization: `Bearer ${key}`, accept: 'application/json' }, timeoutMs });
+  const call: ModelsCall = { url, outcome };
+  if (outcome.kind !== 'response') return call;
+  const body = parseJson(outcome.body) as { data?: unknown; error?: { code?: unknown; type?: unknown; message?: unknown } } | undefined;
+  if (outcome.status === 200 && body && Array.isArray(body.data)) {
+    call.models = body.data.map((m) => String((m as { id?: unknown })?.id ?? '?'));
+  }
+  const error = body?.error;
+  if (error && typeof error === 'object') {
+    if (typeof error.code === 'string') call.errorCode = error.code;
+    else if (typeof error.type === 'string') call.errorCode = error.type;
+    if (typeof error.message === 'string') call.errorMessage = error.message;
+  }
+  return call;
+}

@@ -1,0 +1,17 @@
+// Spec 5.1 on the credential the client will send: no spaces, line breaks or quotes; `sk-` prefix.
+import { lintKey } from '../key-lint.ts';
+import { keyFormatOutcome } from '../key-format-outcome.ts';
+import { outcome } from '../check-result.ts';
+import type { Check } from '../check.ts';
+import type { DiagnoseContext } from '../diagnose-context.ts';
+
+export const keyFormat: Check<DiagnoseContext> = {
+  id: 'key.format',
+  explains: [401, 403],
+  async run(ctx) {
+    if (ctx.profile.auth !== 'service') return outcome.skip(`auth path ${ctx.profile.auth}: only keys of this service are linted`);
+    const eff = ctx.effective('token');
+    if (!eff.value) return outcome.skip(`no ${ctx.profile.tokenVar} to lint`);
+    return keyFormatOutcome(lintKey(eff.value), ctx.profile.tokenVar, eff.value);
+  },
+};

@@ -1,0 +1,18 @@
+// verify: the key variable is set (keys come from the environment, spec 5.6).
+import { maskCredential } from '../mask-credential.ts';
+import { outcome } from '../check-result.ts';
+import type { Check } from '../check.ts';
+import type { VerifyContext } from '../verify-context.ts';
+
+export const keyPresent: Check<VerifyContext> = {
+  id: 'key.present',
+  async run(ctx) {
+    if (ctx.key) return outcome.pass(`${ctx.keyVar} is set (${maskCredential(ctx.key)})`);
+    return outcome.fail(
+      'KEY_MISSING',
+      `${ctx.keyVar} is not set or empty in this shell`,
+      'Put the key in an environment variable for this shell (never on the command line or in a shared file, spec 5.6); name another variable with --key-env.',
+      [`read -rs ${ctx.keyVar} && export ${ctx.keyVar}   # paste the key`, `gwctl verify --key-env ${ctx.keyVar}`],
+    );
+  },
+};

@@ -1,0 +1,53 @@
+// Spec 4.4 check order, step 3: the proxy's upstream matches the authentication path. Read from the
+// installed service definition (what the supervised proxy runs with), else from this shell.
+// A key of this service with the upstream left at its default is the classic 401.
+import { sameAddress } from '../../launch/same-address.ts';
+import { tildePath } from '../../paths.ts';
+import { outcome } from '../check-result.ts';
+import type { Check } from '../check.ts';
+import type { DiagnoseContext } from '../diagnose-context.ts';
+import { proxyCommands } from '../proxy-commands.ts';
+import { proxyInstall } from '../proxy-install.ts';
+
+const RULES = 'Regenerate the service definition and restart the proxy from a terminal outside any client session that uses it (spec 4.4 rules 5 and 8).';
+
+export const proxyUpstream: Check<DiagnoseContext> = {
+  id: 'proxy.upstream',
+  explains: [401, 403, 404, 502, 503],
+  async run(ctx) {
+    const up = ctx.upstream();
+    const health = await ctx.proxyHealth();
+    const install = proxyInstall(ctx);
+    const root = ctx.service.root;
+    const from = up.source === 'service-file' ? tildePath(up.file!, ctx.env) : 'this shell (no service definition installed; a proxy started by hand uses its terminal\'s variables)';
+    const setting = up.value === undefined ? 'CACHE_FIX_PROXY_UPSTREAM is not set (the built-in default: the official vendor)' : `CACHE_FIX_PROXY_UPSTREAM=${up.value}`;
+    const stale = up.shellValue !== undefined && !sameAddress(up.shellValue, up.value) ? ` (this shell has CACHE_FIX_PROXY_UPSTREAM=${up.shellValue}, which the service only picks up after \`cache-fix-proxy install-service --force\`)` : '';
+    const observed = `${setting} in ${from}${stale}`;
+    const inUse = health.state === 'ok' || health.state === 'degraded' || ctx.proxyMeant();
+    const make = inUse ? outcome.fail : outcome.warn;
+    if (ctx.profile.auth === 'service') {
+      const remedy = `Set CACHE_FIX_PROXY_UPSTREAM to ${root}; for this service's keys the step must not be omitted (spec 4.4). ${RULES}`;
+      const commands = proxyCommands.setUpstream(install, root);
+      if (up.value === undefined) {
+        return make('PROXY_UPSTREAM_DEFAULT', `${observed}: requests with this service's key bypass the service and answer 401 or reach a wrong account`, remedy, commands);
+      }
+      if (sameAddress(up.value, root)) return outcome.pass(`${observed}: matches {base_url} for this service's key`.replace('{base_url}', root));
+      if (sameAddress(up.value, ctx.proxyUrl)) return make('PROXY_UPSTREAM_MISMATCH', `${observed}: the proxy forwards to itself (a loop)`, remedy, commands);
+      if (sameAddress(up.value, `${root}/v1`) || /\/v1\/*$/.test(up.value)) {
+        return make('PROXY_UPSTREAM_MISMATCH', `${observed}: a chat-completions /v1 address; the proxy appends /v1/messages, giving /v1/v1/messages (404)`, remedy, commands);
+      }
+      return make('PROXY_UPSTREAM_MISMATCH', `${observed}: not ${root}, so this service's key is sent to another upstream`, remedy, commands);
+    }
+    const auth = ctx.profile.auth === 'vendor' ? 'an official vendor key' : 'a subscription login';
+    if (up.value === undefined) return outcome.pass(`${observed}: the default, right for ${auth}`);
+    if (sameAddress(up.value, root)) {
+      return make('PROXY_UPSTREAM_MISMATCH', `${observed}: this service, but the auth path is ${auth}, whose credential this service does not accept`, `Leave CACHE_FIX_PROXY_UPSTREAM unset for ${auth} (spec 4.4). ${RULES}`, proxyCommands.unsetUpstream(install));
+    }
+    return outcome.warn(
+      'PROXY_UPSTREAM_MISMATCH',
+      `${observed}: a relay, not the default for ${auth}`,
+      'Only use a relay that supports /v1/messages, SSE streaming and the client\'s authentication header, and answers 200/401/429/5xx faithfully (spec 4.4); otherwise unset it.',
+      proxyCommands.unsetUpstream(install),
+    );
+  },
+};

@@ -1,0 +1,112 @@
+// Turns the answer to GET …/models into a check outcome: spec 7 row, cause code, remedy, commands.
+// Shared by `gwctl verify` (models.list) and `gwctl diagnose` (direct.request).
+import type { ModelsCall } from '../client/gateway-client.ts';
+import type { NetworkFailure } from '../client/http-get.ts';
+import type { CauseCode } from './cause-codes.ts';
+import { outcome } from './check-result.ts';
+import type { CheckOutcome } from './check.ts';
+import type { TemplateVars } from './fill-template.ts';
+import type { KeyFinding } from './key-lint.ts';
+import { statusRows } from './status-row.ts';
+
+export type RouteType = 'chat' | 'messages' | 'images';
+
+export interface CallExpectations {
+  routeType: RouteType;
+  /** The base URL as the user gave it. */
+  baseUrl: string;
+  vars: TemplateVars;
+  keyFindings: KeyFinding[];
+  timeoutMs: number;
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 80)}…` : flat;
+}
+
+function networkOutcome(call: ModelsCall, failure: NetworkFailure, exp: CallExpectations): CheckOutcome {
+  const url = new URL(call.url);
+  const head = `GET ${call.url} →`;
+  const probe = `curl -sS -o /dev/null -w '%{http_code}\\n' ${call.url}   # 401 here means the address works`;
+  switch (failure.kind) {
+    case 'dns':
+      return outcome.fail('URL_UNREACHABLE', `${head} the name ${url.hostname} does not resolve (${failure.code})`, 'Check the host name for typos, and DNS/VPN on this machine.', ['gwctl config get baseUrl', `getent hosts ${url.hostname}`]);
+    case 'refused':
+      return outcome.fail('URL_UNREACHABLE', `${head} connection refused (${failure.code}): nothing listens on ${url.host}`, 'Check the port and scheme of the address, and that the service is up.', ['gwctl config get baseUrl', probe]);
+    case 'connect-timeout':
+      return outcome.fail('URL_UNREACHABLE', `${head} no connection within ${exp.timeoutMs} ms (${failure.code})`, 'A firewall, VPN or a required HTTP proxy is in the way, or the host is down.', [probe]);
+    case 'timeout':
+      return outcome.fail('UPSTREAM_FAULT', `${head} connected, but no answer within ${exp.timeoutMs} ms`, 'The service is slow or stuck; try again later. If it persists, report it with the time.', [probe]);
+    case 'tls': {
+      const plain = /WRONG_VERSION_NUMBER|EPROTO|packet length/i.test(`${failure.code} ${failure.message}`);
+      return outcome.fail(
+        'TLS_ERROR',
+        `${head} TLS handshake failed (${failure.code})`,
+        plain
+          ? 'The port speaks plain HTTP, not HTTPS: use the https address of the service (or http:// for a local one).'
+          : 'The certificate is not trusted or does not match the host: check the host name, the system clock, and for a company CA set NODE_EXTRA_CA_CERTS.',
+        plain ? ['gwctl config get baseUrl'] : [`openssl s_client -connect ${url.hostname}:${url.port || 443} -servername ${url.hostname} </dev/null`, 'export NODE_EXTRA_CA_CERTS=/path/to/company-ca.pem'],
+      );
+    }
+    case 'invalid':
+      if (exp.keyFindings.some((f) => f.cause === 'KEY_WHITESPACE')) {
+        const row = statusRows.byId('401-key', exp.vars);
+        return outcome.fail('KEY_WHITESPACE', `${head} not sent: the key contains a line break, which no HTTP header can carry`, row.remedy, row.commands);
+      }
+      return outcome.fail('URL_UNREACHABLE', `${head} not sent (${failure.message})`, 'Check the address.', ['gwctl config get baseUrl']);
+    default:
+      return outcome.fail('URL_UNREACHABLE', `${head} connection failed (${failure.code}: ${failure.message})`, 'Check the address and the network.', [probe]);
+  }
+}
+
+function unauthorizedCause(call: ModelsCall, exp: CallExpectations): CauseCode {
+  const lint = new Set(exp.keyFindings.map((f) => f.cause));
+  const message = (call.errorMessage ?? '').toLowerCase();
+  if (call.errorCode === 'missing_api_key' || lint.has('KEY_MISSING')) return 'KEY_MISSING';
+  if (lint.has('KEY_QUOTES') || /quote/.test(message)) return 'KEY_QUOTES';
+  if (lint.has('KEY_WHITESPACE') || /space|line break|tab/.test(message)) return 'KEY_WHITESPACE';
+  return 'KEY_REJECTED';
+}
+
+export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): CheckOutcome {
+  if (call.outcome.kind === 'error') return networkOutcome(call, call.outcome.failure, exp);
+  const { status, body, headers } = call.outcome;
+  const server = call.errorCode || call.errorMessage ? ` ${[call.errorCode, call.errorMessage && call.errorMessage.length > 200 ? `${call.errorMessage.slice(0, 200)}…` : call.errorMessage].filter(Boolean).join(': ')}` : body ? ` ${snippet(body)}` : '';
+  const head = `GET ${call.url} → ${status}${server}`;
+  if (status === 200 && call.models) {
+    const list = call.models.slice(0, 8).join(', ') + (call.models.length > 8 ? `, … (${call.models.length} in all)` : '');
+    return outcome.pass(`GET ${call.url} → 200, ${call.models.length} model${call.models.length === 1 ? '' : 's'}: ${list || '(none)'}. Address reachable, key recognised, compatible entry works (spec 5.8).`);
+  }
+  if (status === 401) {
+    const row = statusRows.byId('401-key', exp.vars);
+    return outcome.fail(unauthorizedCause(call, exp), head, row.remedy, row.commands);
+  }
+  if (status === 403) {
+    const row = statusRows.byId('403', exp.vars);
+    return outcome.fail('AUTH_FORBIDDEN', head, row.remedy, row.commands);
+  }
+  if (status === 404 || status === 200) {
+    const path = new URL(call.url).pathname;
+    const missingV1 = exp.routeType !== 'messages' && !/\/v1$/.test(exp.baseUrl);
+    if (call.errorCode === 'doubled_v1' || /\/v1\/v1(\/|$)/.test(path)) {
+      const row = statusRows.byId('404-messages', exp.vars);
+      return outcome.fail('URL_DOUBLE_V1', head, `${row.remedy}: the base address must carry /v1 at most once, and not at all for a messages client.`, row.commands);
+    }
+    const row = statusRows.byId('404-models', exp.vars);
+    const notList = status === 200 ? ' (200, but not a model list: not this API)' : '';
+    if (call.errorCode === 'missing_v1' || missingV1) return outcome.fail('URL_MISSING_V1', head + notList, `${row.remedy}: a chat-completions or image base URL ends with /v1.`, row.commands);
+    return outcome.fail('URL_NOT_FOUND', head + notList, row.remedy, row.commands);
+  }
+  if (status === 429) {
+    const row = statusRows.byId('429', exp.vars);
+    const retry = headers['retry-after'] ? ` (Retry-After: ${headers['retry-after']} s)` : '';
+    return outcome.fail('RATE_LIMITED', head + retry, `Quota or rate limit reached: wait${retry ? ` ${headers['retry-after']} s` : ''} and retry; spread requests out. (Spec 7: ${row.remedy.toLowerCase()}.)`, row.commands);
+  }
+  if (status >= 500) {
+    const row = statusRows.byId('5xx', exp.vars);
+    return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed. ${row.remedy}: \`gwctl diagnose --status ${status}\` compares the proxy route with the direct one.`, row.commands);
+  }
+  const row = statusRows.byId('404-models', exp.vars);
+  return outcome.fail('URL_NOT_FOUND', `${head} (unexpected for a model list)`, row.remedy, row.commands);
+}
