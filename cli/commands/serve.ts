@@ -1,8 +1,7 @@
 // gwctl serve: run the gateway (text API + image API) until SIGINT/SIGTERM, then drain and exit 0.
 import type { CommandModule } from 'yargs';
-import { describeDatabaseUrl } from '../../server/store/open-database.ts';
+import { describeDatabaseUrl } from '../../server/store/database-url.ts';
 import { defaultServeOptions, type ServeOptions } from '../../server/serve-options.ts';
-import { createLogger, startGateway } from '../../server/start.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
 import { envNumber, envString } from '../env-defaults.ts';
 import { resolveDatabaseUrl, withStoreOptions, type StoreArgs } from './admin/store-options.ts';
@@ -74,6 +73,8 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         drainMs: args.drainMs,
         logLevel: args.logLevel,
       };
+      // Loaded here so that other commands (and --help) never pay for the server's modules.
+      const { createLogger, startGateway } = await import('../../server/start.ts');
       const logger = createLogger(options.logLevel);
       const stopSignal = ctx.waitForStopSignal();
       const gateway = await startGateway(options, ctx.env, logger);

@@ -6,6 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ConfigError } from '../errors/config-error.ts';
+import { describeDatabaseUrl } from './database-url.ts';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 
@@ -22,10 +23,6 @@ export interface OpenedDatabase {
   changedElsewhere?: () => boolean;
   ping(): Promise<boolean>;
   close(): Promise<void>;
-}
-
-export function describeDatabaseUrl(url: string): string {
-  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
 }
 
 export async function openDatabase(url: string): Promise<OpenedDatabase> {

@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { defaultDataDir } from '../../../core/paths.ts';
 import { defaultDatabaseUrl } from '../../../server/serve-options.ts';
-import { Store } from '../../../server/store/store.ts';
+import type { Store } from '../../../server/store/store.ts';
 import { envString } from '../../env-defaults.ts';
 
 export interface StoreArgs {
@@ -23,6 +23,7 @@ export function resolveDatabaseUrl(args: StoreArgs, env: NodeJS.ProcessEnv): { d
 
 /** Opens the store for one admin command and always closes it. */
 export async function withStore<R>(args: StoreArgs, env: NodeJS.ProcessEnv, work: (store: Store) => Promise<R>): Promise<R> {
+  const { Store } = await import('../../../server/store/store.ts');
   const store = await Store.open(resolveDatabaseUrl(args, env).databaseUrl);
   try {
     return await work(store);
