@@ -34,7 +34,8 @@ async function modelsStatus(key: string): Promise<number> {
 }
 
 before(async () => {
-  gateway = await GatewayProcess.start({ adminPassword: ADMIN_PASSWORD });
+  // A slower demo stream, so that watching tokens arrive and stopping mid-answer are observable.
+  gateway = await GatewayProcess.start({ adminPassword: ADMIN_PASSWORD, providers: { providers: [{ name: 'demo', type: 'demo', chunkDelayMs: 80 }] } });
   browser = await launchBrowser();
   admin = await browser.browser.newContext({ viewport: { width: 1200, height: 800 } });
   page = await login(admin, 'admin', ADMIN_PASSWORD);
@@ -169,6 +170,25 @@ describe('apps', () => {
     await page.click('#conversation-list li button');
     await page.waitForSelector('.msg.assistant');
     assert.equal(await page.locator('.msg.user').first().textContent(), 'Explain **gateways** briefly');
+  });
+
+  test('stop ends the answer where it is; the history keeps it marked as stopped', async () => {
+    await page.goto(`${gateway.textUrl}/apps/chat`);
+    await page.click('#new-chat');
+    await page.fill('#prompt', 'Please write a long answer about streaming');
+    await page.click('#send');
+    await page.waitForFunction(() => (document.querySelector('.msg.assistant')?.textContent ?? '').length > 0);
+    await page.click('#stop');
+    await page.waitForFunction(() => document.getElementById('chat-status')!.textContent === 'Stopped.');
+    const partial = (await page.locator('.msg.assistant').last().textContent())!;
+    assert.match(partial, /\(stopped\)$/);
+    await page.waitForFunction(() => !(document.getElementById('send') as HTMLButtonElement).disabled);
+    await page.reload();
+    await page.locator('#conversation-list li button', { hasText: 'Please write a long answer' }).click();
+    await page.waitForSelector('.msg.assistant .stopped');
+    const saved = (await page.locator('.msg.assistant').last().textContent())!;
+    assert.ok(saved.length > '(stopped)'.length, 'the part that arrived was kept');
+    assert.ok(!saved.includes('Delta') && saved.length < 400);
   });
 
   test('images: a gallery of PNGs of the chosen size with download links', async () => {
