@@ -1,9 +1,16 @@
 // gwctl's own settings file (conf): owner-only (file 0600, directory 0700); never created by a read.
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Conf from 'conf';
+import { createRequire } from 'node:module';
+import type Conf from 'conf';
 import { defaultConfigDir } from '../paths.ts';
 import { SettingError } from './setting-error.ts';
+
+let confClass: typeof Conf | undefined;
+function loadConf(): typeof Conf {
+  confClass ??= (createRequire(import.meta.url)('conf') as { default: typeof Conf }).default;
+  return confClass;
+}
 
 export class SettingsFile {
   readonly dir: string;
@@ -20,7 +27,10 @@ export class SettingsFile {
 
   private open(): Conf<Record<string, unknown>> {
     try {
-      return new Conf<Record<string, unknown>>({ projectName: 'gwctl', cwd: this.dir, configFileMode: 0o600 });
+      // Loaded on first use: conf installs process exit hooks, which long-running commands
+      // that never touch settings (gwctl serve) should not carry.
+      const ConfClass = loadConf();
+      return new ConfClass<Record<string, unknown>>({ projectName: 'gwctl', cwd: this.dir, configFileMode: 0o600 });
     } catch (error) {
       throw new SettingError(`Cannot read ${this.path}: ${(error as Error).message}`, `Fix or move the file; gwctl never overwrites it. \`gwctl config path\` shows where it is.`);
     }

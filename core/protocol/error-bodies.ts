@@ -67,5 +67,6 @@ export function isErrorEnvelope(surface: ApiSurface, body: unknown): boolean {
   const record = body as Record<string, unknown>;
   const inner = record.error as Record<string, unknown> | undefined;
   if (!inner || typeof inner !== 'object' || typeof inner.message !== 'string') return false;
-  return surface === 'messages' ? record.type === 'error' && typeof inner.type === 'string' : true;
+  // A messages-protocol envelope also has error.message; it is not an OpenAI envelope.
+  return surface === 'messages' ? record.type === 'error' && typeof inner.type === 'string' : record.type !== 'error';
 }

@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../errors/config-error.ts';
+import { DEFAULT_ROUTING, type RoutingSettings } from '../providers/provider.ts';
+import { DEFAULT_TRANSLATION, type TranslationSettings } from '../providers/translate/translators.ts';
 
 export type ProviderType = 'openai' | 'anthropic' | 'demo';
 
@@ -10,6 +12,9 @@ export interface ModelEntry {
   name: string;
   upstreamModel: string;
   kind: 'text' | 'image';
+  /** Overrides the provider's priority and weight for this model. */
+  priority?: number;
+  weight?: number;
 }
 
 export interface ProviderConfig {
@@ -21,6 +26,12 @@ export interface ProviderConfig {
   timeoutMs: number;
   models: ModelEntry[];
   chunkDelayMs?: number;
+  /** Among providers listing the same model name: lower is tried first. */
+  priority?: number;
+  /** Share of traffic among providers of equal priority. */
+  weight?: number;
+  routing: RoutingSettings;
+  translation: TranslationSettings;
 }
 
 export interface LimitsConfig {
@@ -36,6 +47,7 @@ export interface GatewayFileConfig {
 const TYPES: ProviderType[] = ['openai', 'anthropic', 'demo'];
 const SECRET_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'secret', 'password'];
 const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_FILE_RETRIES = 1;
 
 function fail(file: string, field: string, problem: string): never {
   throw new ConfigError('bad_config_file', `${file}: ${field} ${problem}.`, 'Fix the providers file; see server/README.md for its format.');
@@ -88,6 +100,11 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
     }
     if (p.authHeader !== undefined && p.authHeader !== 'x-api-key' && p.authHeader !== 'bearer') fail(file, `${at}.authHeader`, 'must be x-api-key or bearer');
     const models = parseModels(file, at, type, p.models);
+    if (p.maxTokensField !== undefined && p.maxTokensField !== 'max_tokens' && p.maxTokensField !== 'max_completion_tokens') {
+      fail(file, `${at}.maxTokensField`, 'must be max_tokens or max_completion_tokens');
+    }
+    const defaultMaxTokens = positiveInteger(file, `${at}.defaultMaxTokens`, p.defaultMaxTokens);
+    if (defaultMaxTokens === 0) fail(file, `${at}.defaultMaxTokens`, 'must be at least 1');
     return {
       name: p.name,
       type,
@@ -97,6 +114,16 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
       timeoutMs: positiveInteger(file, `${at}.timeoutMs`, p.timeoutMs) ?? DEFAULT_TIMEOUT_MS,
       models,
       chunkDelayMs: positiveInteger(file, `${at}.chunkDelayMs`, p.chunkDelayMs),
+      ...routingFields(file, at, p),
+      routing: {
+        retries: positiveInteger(file, `${at}.retries`, p.retries) ?? DEFAULT_FILE_RETRIES,
+        cooldownAfterFailures: positiveInteger(file, `${at}.cooldownAfterFailures`, p.cooldownAfterFailures) ?? DEFAULT_ROUTING.cooldownAfterFailures,
+        cooldownMs: positiveInteger(file, `${at}.cooldownMs`, p.cooldownMs) ?? DEFAULT_ROUTING.cooldownMs,
+      },
+      translation: {
+        defaultMaxTokens: defaultMaxTokens ?? DEFAULT_TRANSLATION.defaultMaxTokens,
+        maxTokensField: (p.maxTokensField as TranslationSettings['maxTokensField'] | undefined) ?? DEFAULT_TRANSLATION.maxTokensField,
+      },
     } satisfies ProviderConfig;
   });
   const limitsRaw = (top.limits ?? {}) as Record<string, unknown>;
@@ -110,13 +137,23 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
   };
 }
 
+/** priority and weight, present only when the file sets them (defaults live in the router). */
+function routingFields(file: string, at: string, entry: Record<string, unknown>): { priority?: number; weight?: number } {
+  const fields: { priority?: number; weight?: number } = {};
+  const priority = positiveInteger(file, `${at}.priority`, entry.priority);
+  const weight = positiveInteger(file, `${at}.weight`, entry.weight);
+  if (priority !== undefined) fields.priority = priority;
+  if (weight !== undefined) fields.weight = weight;
+  return fields;
+}
+
 function parseModels(file: string, at: string, type: ProviderType, value: unknown): ModelEntry[] {
   if (value === undefined && type === 'demo') return [];
   if (!Array.isArray(value) || value.length === 0) fail(file, `${at}.models`, 'must be a non-empty list of model names');
   return value.map((m, j) => {
     const where = `${at}.models[${j}]`;
     if (typeof m === 'string' && m) return { name: m, upstreamModel: m, kind: 'text' as const };
-    if (!m || typeof m !== 'object') fail(file, where, 'must be a name or {name, upstreamModel, kind}');
+    if (!m || typeof m !== 'object') fail(file, where, 'must be a name or {name, upstreamModel, kind, priority, weight}');
     const entry = m as Record<string, unknown>;
     if (typeof entry.name !== 'string' || !entry.name) fail(file, `${where}.name`, 'must be a non-empty string');
     if (entry.kind !== undefined && entry.kind !== 'text' && entry.kind !== 'image') fail(file, `${where}.kind`, 'must be text or image');
@@ -124,6 +161,7 @@ function parseModels(file: string, at: string, type: ProviderType, value: unknow
       name: entry.name,
       upstreamModel: typeof entry.upstreamModel === 'string' && entry.upstreamModel ? entry.upstreamModel : entry.name,
       kind: (entry.kind as 'text' | 'image' | undefined) ?? 'text',
+      ...routingFields(file, where, entry),
     };
   });
 }

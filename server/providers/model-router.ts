@@ -1,32 +1,66 @@
-// Public model name -> the provider that serves it. The first provider listing a name wins;
-// several providers per model (priorities, fallback) are a later step.
-import { ConfigError } from '../errors/config-error.ts';
+// Public model name -> the providers that serve it. Several providers may list the same name:
+// `candidates` orders them by priority and weight, leaving out providers cooling down after
+// failures (unless every provider of the model is cooling down: then they are all tried, as probes).
 import type { ProviderConfig } from '../config/gateway-file.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import { AnthropicProvider } from './anthropic/anthropic-provider.ts';
 import { DemoProvider } from './demo/demo-provider.ts';
 import { OpenAiProvider } from './openai/openai-provider.ts';
-import type { ModelInfo, Provider } from './provider.ts';
+import { DEFAULT_ROUTING, type ModelInfo, type Provider, type RoutingSettings } from './provider.ts';
+import { orderCandidates } from './routing/candidate-order.ts';
+import { ProviderHealth } from './routing/provider-health.ts';
 
 export interface Route {
   provider: Provider;
   model: ModelInfo;
 }
 
-export class ModelRouter {
-  private readonly routes = new Map<string, Route>();
+interface RankedRoute extends Route {
+  priority: number;
+  weight: number;
+}
 
-  constructor(readonly providers: Provider[]) {
+export interface RouterOptions {
+  random?: () => number;
+  now?: () => number;
+}
+
+export class ModelRouter {
+  private readonly routes = new Map<string, RankedRoute[]>();
+  readonly health: ProviderHealth;
+  private readonly random: () => number;
+
+  constructor(
+    readonly providers: Provider[],
+    options: RouterOptions = {},
+  ) {
+    this.health = new ProviderHealth(options.now);
+    this.random = options.random ?? Math.random;
     for (const provider of providers) {
-      for (const model of provider.models) if (!this.routes.has(model.id)) this.routes.set(model.id, { provider, model });
+      for (const model of provider.models) {
+        const list = this.routes.get(model.id) ?? [];
+        list.push({ provider, model, priority: model.priority ?? 1, weight: model.weight ?? 1 });
+        this.routes.set(model.id, list);
+      }
     }
+    for (const list of this.routes.values()) list.sort((a, b) => a.priority - b.priority || b.weight - a.weight);
   }
 
+  /** The preferred route of a model (lowest priority, then highest weight, then file order). */
   resolve(model: string): Route | undefined {
-    return this.routes.get(model);
+    const first = this.routes.get(model)?.[0];
+    return first && { provider: first.provider, model: first.model };
+  }
+
+  /** Every route of a model in the order to try them for one request. */
+  candidates(model: string): Route[] {
+    const all = this.routes.get(model) ?? [];
+    const ready = all.filter((r) => this.health.available(r.provider.name, routingOf(r.provider)));
+    return orderCandidates(ready.length > 0 ? ready : all, this.random).map(({ provider, model: info }) => ({ provider, model: info }));
   }
 
   list(kind: 'text' | 'image'): ModelInfo[] {
-    return [...this.routes.values()].filter((r) => r.model.kind === kind).map((r) => r.model);
+    return [...this.routes.values()].map((list) => list[0]!.model).filter((m) => m.kind === kind);
   }
 
   async close(): Promise<void> {
@@ -34,10 +68,21 @@ export class ModelRouter {
   }
 }
 
+export function routingOf(provider: Provider): RoutingSettings {
+  return provider.routing ?? DEFAULT_ROUTING;
+}
+
 export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv): Provider[] {
   return configs.map((config) => {
     const created = Math.floor(Date.now() / 1000);
-    const models: ModelInfo[] = config.models.map((m) => ({ id: m.name, upstreamModel: m.upstreamModel, kind: m.kind, created }));
+    const models: ModelInfo[] = config.models.map((m) => ({
+      id: m.name,
+      upstreamModel: m.upstreamModel,
+      kind: m.kind,
+      created,
+      priority: m.priority ?? config.priority,
+      weight: m.weight ?? config.weight,
+    }));
     let apiKey: string | undefined;
     if (config.apiKeyEnv) {
       apiKey = env[config.apiKeyEnv];
@@ -49,20 +94,14 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
         );
       }
     }
+    const common = { name: config.name, timeoutMs: config.timeoutMs, models, routing: config.routing, translation: config.translation };
     switch (config.type) {
       case 'demo':
-        return new DemoProvider({ name: config.name, chunkDelayMs: config.chunkDelayMs });
+        return new DemoProvider({ name: config.name, chunkDelayMs: config.chunkDelayMs, priority: config.priority, weight: config.weight, routing: config.routing });
       case 'openai':
-        return new OpenAiProvider({ name: config.name, baseUrl: config.baseUrl!, apiKey, timeoutMs: config.timeoutMs, models });
+        return new OpenAiProvider({ ...common, baseUrl: config.baseUrl!, apiKey });
       case 'anthropic':
-        return new AnthropicProvider({
-          name: config.name,
-          baseUrl: config.baseUrl!,
-          apiKey,
-          authHeader: config.authHeader,
-          timeoutMs: config.timeoutMs,
-          models,
-        });
+        return new AnthropicProvider({ ...common, baseUrl: config.baseUrl!, apiKey, authHeader: config.authHeader });
     }
   });
 }

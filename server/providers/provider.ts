@@ -1,5 +1,7 @@
 // What every provider offers the routes: a raw HTTP-like exchange in the provider's own protocol.
-// Routes never branch on a provider's name; they ask what it supports.
+// Routes never branch on a provider's name; they ask what it supports, and translate between the
+// text protocols (translate/) when a provider speaks the other one.
+import type { TranslationSettings } from './translate/translators.ts';
 
 export type Operation = 'chat' | 'messages' | 'count_tokens' | 'images';
 
@@ -32,12 +34,31 @@ export interface ModelInfo {
   kind: 'text' | 'image';
   displayName?: string;
   created: number;
+  /** Among providers serving the same public name: lower is tried first (default 1). */
+  priority?: number;
+  /** Share of traffic among providers of equal priority (default 1; 0 = only as a fallback). */
+  weight?: number;
 }
+
+/** How the gateway treats a provider's failures. */
+export interface RoutingSettings {
+  /** Extra attempts on this provider after a connection error or a 429/5xx before the first byte. */
+  retries: number;
+  /** Consecutive failures after which the provider is skipped for cooldownMs, then probed. */
+  cooldownAfterFailures: number;
+  cooldownMs: number;
+}
+
+/** For a provider built without settings (in code): tried once per request. The providers file defaults retries to 1. */
+export const DEFAULT_ROUTING: RoutingSettings = { retries: 0, cooldownAfterFailures: 3, cooldownMs: 30_000 };
 
 export interface Provider {
   readonly name: string;
   readonly type: string;
   readonly models: ModelInfo[];
+  readonly routing?: RoutingSettings;
+  /** Protocol details a translation into this provider's protocol needs. */
+  readonly translation?: TranslationSettings;
   supports(operation: Operation): boolean;
   /** Throws UpstreamError for connection failures and timeouts before a response arrives. */
   send(request: ProviderRequest): Promise<ProviderResponse>;

@@ -1,80 +1,139 @@
 // Sends a provider's answer to the client: error statuses in the route's envelope, JSON as the
-// upstream's bytes, and streams chunk by chunk with backpressure while usage is read on the side.
+// upstream's bytes (or translated into the client's protocol), and streams chunk by chunk with
+// backpressure (or event by event through a translation) while usage is read on the side.
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isErrorEnvelope, messagesErrorBody, openAiErrorBody, type ApiSurface } from '../../core/protocol/error-bodies.ts';
+import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
 import { SseParser } from '../../core/protocol/sse.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError, type ProviderResponse } from '../providers/provider.ts';
+import { clientErrorBody } from '../providers/translate/error-translation.ts';
+import { isRecord, parseJsonText } from '../providers/translate/json-values.ts';
+import { TranslationError } from '../providers/translate/translation-error.ts';
+import type { Translator } from '../providers/translate/translators.ts';
 import { isUsageOnlyChunk, StreamUsage, usageFromJson } from '../usage/usage-extractor.ts';
 import { readBody } from './read-body.ts';
 import { streamErrorEvent } from './stream-error-event.ts';
+import { translatedStream } from './translated-stream.ts';
 
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
+
+/** Milliseconds spent waiting on upstreams (sending, waiting for headers, reading bodies, backing off). */
+export interface UpstreamTiming {
+  upstreamMs: number;
+}
 
 export interface RelayOptions {
   providerName: string;
   /** Drop the usage-only chunk the gateway asked for on the client's behalf. */
   stripUsageChunk: boolean;
   abort: AbortController;
+  /** Set when the provider speaks the other protocol. */
+  translator?: Translator;
+  timing: UpstreamTiming;
+  /** Upstream calls made for this request, retries and fallbacks included. */
+  attempts: number;
 }
 
-function parseJson(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+export interface BufferedResponse {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
 }
 
 /** Reads a whole upstream body; a failure while reading is an upstream failure (502/504), not a gateway bug. */
-async function readUpstreamBody(body: AsyncIterable<Uint8Array>, options: RelayOptions): Promise<Buffer> {
+export async function readUpstreamBody(body: AsyncIterable<Uint8Array>, providerName: string, abort: AbortController, timing: UpstreamTiming): Promise<Buffer> {
+  const started = performance.now();
   try {
     return await readBody(body, MAX_BUFFERED_BODY);
   } catch (error) {
-    if (options.abort.signal.aborted) throw error;
+    if (abort.signal.aborted) throw error;
     const timedOut = (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
-    throw new UpstreamError(timedOut ? 'timeout' : 'unreachable', options.providerName, `reading the answer failed: ${(error as Error).message}`);
+    throw new UpstreamError(timedOut ? 'timeout' : 'unreachable', providerName, `reading the answer failed: ${(error as Error).message}`);
+  } finally {
+    timing.upstreamMs += performance.now() - started;
   }
+}
+
+function markServed(reply: FastifyReply, options: RelayOptions): void {
+  reply.header('x-gateway-provider', options.providerName);
+  reply.header('x-gateway-attempts', String(options.attempts));
+}
+
+/** The gateway's own milliseconds so far: time since the request arrived, minus time spent on upstreams. */
+function stampOverhead(reply: FastifyReply, timing: UpstreamTiming): void {
+  reply.header('x-gateway-overhead-ms', Math.max(0, reply.elapsedTime - timing.upstreamMs).toFixed(2));
+}
+
+/** An upstream error status, in the client's envelope (the upstream's bytes when they already are). */
+export function sendUpstreamError(request: FastifyRequest, reply: FastifyReply, response: BufferedResponse, options: RelayOptions): FastifyReply {
+  markServed(reply, options);
+  // The provider refusing the gateway's own credentials is a gateway fault, not the caller's key.
+  if (response.status === 401) {
+    throw new GatewayError(
+      502,
+      'upstream_auth_failed',
+      `The upstream provider "${options.providerName}" refused the gateway's credentials (401). Your key is fine; the gateway operator must fix that provider's key.`,
+    );
+  }
+  const parsed = parseJsonText(response.bytes.toString('utf8'));
+  const snippet = response.bytes.toString('utf8').replace(/\s+/g, ' ').slice(0, 200);
+  const fallback = `The upstream provider "${options.providerName}" answered ${response.status}${snippet ? `: ${snippet}` : ''}`;
+  const body = clientErrorBody(request.gateway.surface, response.status, parsed, fallback, request.id);
+  const retryAfter = response.headers['retry-after'];
+  if (retryAfter) reply.header('retry-after', retryAfter);
+  stampOverhead(reply, options.timing);
+  reply.code(response.status).type('application/json');
+  return reply.send(body === undefined ? response.bytes : body);
+}
+
+function untranslatable(providerName: string, error: TranslationError): GatewayError {
+  return new GatewayError(502, 'untranslatable_answer', `The upstream provider "${providerName}" answered something the client's protocol cannot carry. ${error.message}`);
 }
 
 export async function relayResponse(request: FastifyRequest, reply: FastifyReply, response: ProviderResponse, options: RelayOptions): Promise<FastifyReply> {
   const state = request.gateway;
   const surface = state.surface;
-  reply.header('x-gateway-provider', options.providerName);
   const contentType = response.headers['content-type'] ?? 'application/json';
 
   if (response.status >= 400) {
-    const bytes = await readUpstreamBody(response.body, options);
-    const parsed = parseJson(bytes);
-    // The provider refusing the gateway's own credentials is a gateway fault, not the caller's key.
-    if (response.status === 401) {
-      throw new GatewayError(
-        502,
-        'upstream_auth_failed',
-        `The upstream provider "${options.providerName}" refused the gateway's credentials (401). Your key is fine; the gateway operator must fix that provider's key.`,
-      );
-    }
-    const retryAfter = response.headers['retry-after'];
-    if (retryAfter) reply.header('retry-after', retryAfter);
-    reply.code(response.status);
-    if (isErrorEnvelope(surface, parsed)) return reply.type('application/json').send(bytes);
-    const snippet = bytes.toString('utf8').replace(/\s+/g, ' ').slice(0, 200);
-    const message = `The upstream provider "${options.providerName}" answered ${response.status}${snippet ? `: ${snippet}` : ''}`;
-    const body = surface === 'messages' ? messagesErrorBody(response.status, message, request.id) : openAiErrorBody(response.status, message, { code: 'upstream_error' });
-    return reply.type('application/json').send(body);
+    const bytes = await readUpstreamBody(response.body, options.providerName, options.abort, options.timing);
+    return sendUpstreamError(request, reply, { status: response.status, headers: response.headers, bytes }, options);
   }
+  markServed(reply, options);
 
   if (!contentType.includes('text/event-stream')) {
-    const bytes = await readUpstreamBody(response.body, options);
-    const usage = usageFromJson(surface, parseJson(bytes));
+    const bytes = await readUpstreamBody(response.body, options.providerName, options.abort, options.timing);
+    if (!options.translator) {
+      const usage = usageFromJson(surface, parseJsonText(bytes.toString('utf8')));
+      state.inputTokens = usage.inputTokens;
+      state.outputTokens = usage.outputTokens;
+      stampOverhead(reply, options.timing);
+      return reply.code(response.status).type(contentType).send(bytes);
+    }
+    const parsed = parseJsonText(bytes.toString('utf8'));
+    if (!isRecord(parsed)) throw new GatewayError(502, 'upstream_bad_answer', `The upstream provider "${options.providerName}" answered ${response.status} with a body that is not a JSON object.`);
+    let translated: unknown;
+    try {
+      translated = options.translator.response(parsed, { created: Math.floor(Date.now() / 1000) });
+    } catch (error) {
+      if (error instanceof TranslationError) throw untranslatable(options.providerName, error);
+      throw error;
+    }
+    const usage = usageFromJson(options.translator.upstreamSurface, parsed);
     state.inputTokens = usage.inputTokens;
     state.outputTokens = usage.outputTokens;
-    return reply.code(response.status).type(contentType).send(bytes);
+    stampOverhead(reply, options.timing);
+    return reply.code(response.status).type('application/json').send(JSON.stringify(translated));
   }
 
-  reply.code(response.status).headers({ 'content-type': contentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-  return reply.send(Readable.from(relayStream(surface, response.body, state, options), { objectMode: false }));
+  stampOverhead(reply, options.timing);
+  const stream = options.translator
+    ? translatedStream(surface, response.body, state, { ...options, translator: options.translator })
+    : relayStream(surface, response.body, state, options);
+  const type = options.translator ? 'text/event-stream; charset=utf-8' : contentType;
+  reply.code(response.status).headers({ 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  return reply.send(Readable.from(stream, { objectMode: false }));
 }
 
 async function* relayStream(

@@ -1,10 +1,17 @@
-// The shared path of every generation route: resolve the model, check the provider speaks the
-// route's protocol, send the body (unchanged unless a field must change) and relay the answer.
+// The shared path of every generation route: resolve the model to its providers, and for each in
+// turn (priority, weight, health) build the upstream request (the client's bytes for a provider of
+// the same protocol, a translation otherwise), send it with retries, fall back on failures that
+// happened before any byte reached the client, and relay the first usable answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
-import type { Operation } from '../providers/provider.ts';
-import { relayResponse } from '../relay/relay-response.ts';
+import { routingOf, type Route } from '../providers/model-router.ts';
+import { UpstreamError, type Operation, type ProviderResponse } from '../providers/provider.ts';
+import { backoffMs, isRetryableStatus, retrySameProvider } from '../providers/routing/retry-policy.ts';
+import { TranslationError } from '../providers/translate/translation-error.ts';
+import { adaptationFor, DEFAULT_TRANSLATION, type Translator } from '../providers/translate/translators.ts';
+import { settleAnswer } from '../relay/settle-answer.ts';
+import { readUpstreamBody, relayResponse, sendUpstreamError, type BufferedResponse, type RelayOptions, type UpstreamTiming } from '../relay/relay-response.ts';
 
 const FORWARDED_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta'];
 
@@ -15,19 +22,68 @@ const ENDPOINT_OF: Record<Operation, string> = {
   images: '/v1/images/generations',
 };
 
+const PROTOCOL_NAME: Record<Operation, string> = { chat: 'chat-completions', messages: 'messages-protocol', count_tokens: 'messages-protocol', images: 'image' };
+
 export interface ForwardOptions {
   operation: Operation;
   kind: 'text' | 'image';
   modelName: string;
   stream: boolean;
-  /** Fields the gateway must set on the upstream request (the client's bytes are kept otherwise). */
+  /** Fields the gateway must set on a same-protocol upstream request (the client's bytes are kept otherwise). */
   overrides?: Record<string, unknown>;
   stripUsageChunk?: boolean;
 }
 
+interface PreparedRequest {
+  operation: Operation;
+  json: Record<string, unknown>;
+  body: Buffer;
+  translator?: Translator;
+}
+
+/** The request for one route, or undefined when its provider cannot serve the operation at all. */
+function prepare(route: Route, request: FastifyRequest, options: ForwardOptions): PreparedRequest | undefined {
+  const adaptation = adaptationFor(route.provider, options.operation);
+  if (!adaptation) return undefined;
+  const json = request.body as Record<string, unknown>;
+  if (adaptation.translator) {
+    const translated = adaptation.translator.request(json, route.model.upstreamModel, route.provider.translation ?? DEFAULT_TRANSLATION);
+    return { operation: adaptation.operation, json: translated, body: Buffer.from(JSON.stringify(translated)), translator: adaptation.translator };
+  }
+  const overrides: Record<string, unknown> = { ...options.overrides };
+  if (route.model.upstreamModel !== route.model.id) overrides.model = route.model.upstreamModel;
+  const changed = Object.keys(overrides).length > 0;
+  const upstreamJson = changed ? { ...json, ...overrides } : json;
+  return { operation: adaptation.operation, json: upstreamJson, body: changed ? Buffer.from(JSON.stringify(upstreamJson)) : request.rawBody!, translator: undefined };
+}
+
+function notServable(route: Route, operation: Operation): GatewayError {
+  return new GatewayError(
+    400,
+    'protocol_not_supported',
+    `The model "${route.model.id}" is served by a ${route.provider.type} upstream, which cannot answer ${ENDPOINT_OF[operation]} (the protocols have no equivalent for it).`,
+    { param: 'model' },
+  );
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export async function forwardToProvider(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply, options: ForwardOptions): Promise<FastifyReply> {
-  const route = deps.router.resolve(options.modelName);
-  if (!route || route.model.kind !== options.kind) {
+  const candidates = deps.router.candidates(options.modelName).filter((r) => r.model.kind === options.kind);
+  if (candidates.length === 0) {
     const listUrl = options.kind === 'image' ? deps.settings.publicImageUrl : deps.settings.publicUrl;
     throw new GatewayError(
       404,
@@ -36,45 +92,113 @@ export async function forwardToProvider(deps: GatewayDeps, request: FastifyReque
       { param: 'model' },
     );
   }
-  request.gateway.model = route.model.id;
-  if (!route.provider.supports(options.operation)) {
-    const other = (['chat', 'messages'] as const).find((op) => route.provider.supports(op));
-    throw new GatewayError(
-      400,
-      'protocol_not_supported',
-      `The model "${route.model.id}" is served by a ${route.provider.type} upstream that does not speak ${ENDPOINT_OF[options.operation]}, and this gateway does not translate between protocols yet.` +
-        (other ? ` Call it through ${deps.settings.publicUrl}${ENDPOINT_OF[other]} instead.` : ''),
-      { param: 'model' },
-    );
-  }
-
-  const json = request.body as Record<string, unknown>;
-  const overrides: Record<string, unknown> = { ...options.overrides };
-  if (route.model.upstreamModel !== route.model.id) overrides.model = route.model.upstreamModel;
-  const changed = Object.keys(overrides).length > 0;
-  const upstreamJson = changed ? { ...json, ...overrides } : json;
-  const body = changed ? Buffer.from(JSON.stringify(upstreamJson)) : request.rawBody!;
+  request.gateway.model = candidates[0]!.model.id;
 
   const headers: Record<string, string> = {};
   for (const name of FORWARDED_HEADERS) {
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-
   const abort = new AbortController();
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
   });
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-  const response = await route.provider.send({
-    operation: options.operation,
-    upstreamModel: route.model.upstreamModel,
-    body,
-    json: upstreamJson,
-    stream: options.stream,
-    query,
-    headers,
-    signal: abort.signal,
-  });
-  return relayResponse(request, reply, response, { providerName: route.provider.name, stripUsageChunk: options.stripUsageChunk ?? false, abort });
+  const timing: UpstreamTiming = { upstreamMs: 0 };
+  const health = deps.router.health;
+  let attempts = 0;
+  let refusal: Error | undefined;
+  let lastError: UpstreamError | undefined;
+  let lastAnswer: { response: BufferedResponse; options: RelayOptions } | undefined;
+
+  for (const route of candidates) {
+    const provider = route.provider;
+    let prepared: PreparedRequest | undefined;
+    try {
+      prepared = prepare(route, request, options);
+    } catch (error) {
+      if (!(error instanceof TranslationError)) throw error;
+      const protocol = PROTOCOL_NAME[adaptationFor(provider, options.operation)?.operation ?? options.operation];
+      refusal ??= new GatewayError(400, 'untranslatable_request', `The model "${route.model.id}" is served by a ${protocol} upstream. ${error.message}`, { param: error.field });
+      continue;
+    }
+    if (!prepared) {
+      refusal ??= notServable(route, options.operation);
+      continue;
+    }
+    const policy = routingOf(provider);
+    for (let attempt = 0; attempt <= policy.retries; attempt += 1) {
+      if (attempt > 0) {
+        const started = performance.now();
+        await sleep(backoffMs(attempt), abort.signal);
+        timing.upstreamMs += performance.now() - started;
+      }
+      attempts += 1;
+      const relayOptions: RelayOptions = {
+        providerName: provider.name,
+        stripUsageChunk: options.stripUsageChunk ?? false,
+        abort,
+        translator: prepared.translator,
+        timing,
+        attempts,
+      };
+      health.begin(provider.name);
+      const started = performance.now();
+      let response: ProviderResponse | undefined;
+      try {
+        response = await provider.send({
+          operation: prepared.operation,
+          upstreamModel: route.model.upstreamModel,
+          body: prepared.body,
+          json: prepared.json,
+          stream: options.stream,
+          // Protocol headers and the query (e.g. ?beta=true) belong to the client's protocol.
+          query: prepared.translator ? '' : query,
+          headers: prepared.translator ? {} : headers,
+          signal: abort.signal,
+        });
+        timing.upstreamMs += performance.now() - started;
+        // Nothing has reached the client until the answer is settled (JSON read, first stream chunk).
+        if (response.status < 400) response = await settleAnswer(response, provider.name, abort, timing);
+      } catch (error) {
+        if (response === undefined) timing.upstreamMs += performance.now() - started;
+        if (abort.signal.aborted || !(error instanceof UpstreamError)) {
+          health.release(provider.name);
+          throw error;
+        }
+        health.failure(provider.name, policy);
+        lastError = error;
+        lastAnswer = undefined;
+        // A provider that did not answer in time is not asked again for this request.
+        if (error.failure === 'timeout') break;
+        continue;
+      }
+      // A 401 is the provider refusing the gateway's own key: another provider may still serve.
+      const providerFault = response.status === 401;
+      if (!isRetryableStatus(response.status) && !providerFault) {
+        health.success(provider.name);
+        return relayResponse(request, reply, response, relayOptions);
+      }
+      // 429/5xx before any byte went to the client: keep the answer in case nobody does better.
+      health.failure(provider.name, policy);
+      try {
+        const bytes = await readUpstreamBody(response.body, provider.name, abort, timing);
+        lastAnswer = { response: { status: response.status, headers: response.headers, bytes }, options: relayOptions };
+        lastError = undefined;
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error;
+        lastError = error;
+        lastAnswer = undefined;
+      }
+      if (!retrySameProvider(response.status, response.headers)) break;
+    }
+  }
+  if (lastAnswer) return sendUpstreamError(request, reply, lastAnswer.response, { ...lastAnswer.options, attempts });
+  if (lastError) {
+    reply.header('x-gateway-provider', lastError.providerName);
+    reply.header('x-gateway-attempts', String(attempts));
+    reply.header('x-gateway-overhead-ms', Math.max(0, reply.elapsedTime - timing.upstreamMs).toFixed(2));
+    throw lastError;
+  }
+  throw refusal ?? notServable(candidates[0]!, options.operation);
 }

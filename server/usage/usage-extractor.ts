@@ -35,12 +35,19 @@ export class StreamUsage implements TokenCounts {
   observe(data: string): void {
     if (data === '[DONE]' || data === '') return;
     if (!data.includes('usage')) return;
-    let event: Json;
+    let event: unknown;
     try {
       event = JSON.parse(data);
     } catch {
       return;
     }
+    this.observeParsed(event);
+  }
+
+  /** The same for an event already parsed (translated streams hold objects, not text). */
+  observeParsed(value: unknown): void {
+    if (!value || typeof value !== 'object') return;
+    const event = value as Json;
     if (this.surface === 'messages') {
       const start = event.message?.usage as Json | undefined;
       if (event.type === 'message_start' && start) {
@@ -70,4 +77,11 @@ export function isUsageOnlyChunk(data: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** isUsageOnlyChunk for an event already parsed. */
+export function isUsageOnlyEvent(value: unknown): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const event = value as Json;
+  return Array.isArray(event.choices) && event.choices.length === 0 && !!event.usage;
 }

@@ -312,24 +312,27 @@ describe('pass-through to same-protocol upstreams', () => {
     });
   });
 
-  describe('across protocols (translation is a later issue)', () => {
-    test('a messages-upstream model on /v1/chat/completions is a clear 400, and nothing goes upstream', async () => {
+  describe('across protocols (translated since issue 4; details in translation-*.test.ts)', () => {
+    test('a messages-upstream model on /v1/chat/completions is translated: a messages request goes up, a chat completion comes back', async () => {
+      upstream.handle(() => jsonReply(200, { id: 'msg_x', type: 'message', role: 'assistant', model: 'claude-pass', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 2, output_tokens: 1 } }));
       const response = await post('/v1/chat/completions', JSON.stringify({ model: 'claude-pass', messages: [{ role: 'user', content: 'x' }] }));
-      assert.equal(response.status, 400);
-      const body = (await response.json()) as { error: { message: string; param: string | null; code: string | null } };
-      assert.equal(body.error.param, 'model');
-      assert.match(body.error.message, /\/v1\/messages/);
-      assert.equal(upstream.requests.length, 0);
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { object: string; choices: Array<{ message: { content: string } }> };
+      assert.equal(body.object, 'chat.completion');
+      assert.equal(body.choices[0]!.message.content, 'ok');
+      assert.equal(upstream.last().path, '/v1/messages');
+      assertNoGatewayKey(upstream.last());
     });
 
-    test('a chat-completions-upstream model on /v1/messages is a clear 400 in the messages shape', async () => {
+    test('a chat-completions-upstream model on /v1/messages is translated: a chat request goes up, a message comes back', async () => {
+      upstream.handle(() => jsonReply(200, { id: 'chatcmpl-x', object: 'chat.completion', created: 1, model: 'gpt-pass', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 } }));
       const response = await post('/v1/messages', JSON.stringify({ model: 'gpt-pass', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }), { 'anthropic-version': '2023-06-01' });
-      assert.equal(response.status, 400);
-      const body = (await response.json()) as { type: string; error: { type: string; message: string } };
-      assert.equal(body.type, 'error');
-      assert.equal(body.error.type, 'invalid_request_error');
-      assert.match(body.error.message, /\/v1\/chat\/completions/);
-      assert.equal(upstream.requests.length, 0);
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { type: string; content: Array<{ type: string; text: string }> };
+      assert.equal(body.type, 'message');
+      assert.deepEqual(body.content, [{ type: 'text', text: 'ok' }]);
+      assert.equal(upstream.last().path, '/v1/chat/completions');
+      assertNoGatewayKey(upstream.last());
     });
   });
 });

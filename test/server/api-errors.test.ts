@@ -131,10 +131,12 @@ describe('400 / 413 / 415 name what is wrong', () => {
     assertOpenAiError(await gw.text.inject({ method: 'POST', url: '/v1/chat/completions', headers: { ...bearer(key), 'content-type': 'text/plain' }, payload: 'hi' }), 415);
   });
 
-  test('a model whose upstream speaks the other protocol gets a clear 400 until translation exists', async () => {
-    const err = assertMessagesError(await gw.text.inject({ method: 'POST', url: '/v1/messages', headers: bearer(key), payload: { ...message, model: 'gpt-test' } }), 400, 'invalid_request_error');
-    assert.match(err.message, /does not translate between protocols/);
-    assert.match(err.message, /\/v1\/chat\/completions/);
+  test('a model whose upstream speaks the other protocol is translated; a field without an equivalent is a 400 naming it', async () => {
+    // Translated and sent: the chat-completions upstream of gpt-test refuses connections.
+    const sent = assertMessagesError(await gw.text.inject({ method: 'POST', url: '/v1/messages', headers: bearer(key), payload: { ...message, model: 'gpt-test' } }), 502, 'api_error');
+    assert.match(sent.message, /"chat-upstream" could not be reached/);
+    const err = assertMessagesError(await gw.text.inject({ method: 'POST', url: '/v1/messages', headers: bearer(key), payload: { ...message, model: 'gpt-test', top_k: 5 } }), 400, 'invalid_request_error');
+    assert.match(err.message, /`top_k` cannot be translated/);
   });
 });
 

@@ -1,6 +1,8 @@
 // A messages-protocol upstream (type `anthropic`): base URL is the root; /v1/messages is appended.
+// Chat-completions clients reach it through translation (translate/).
 import { HttpUpstream } from '../http-upstream.ts';
-import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse } from '../provider.ts';
+import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from '../provider.ts';
+import type { TranslationSettings } from '../translate/translators.ts';
 
 const PATHS: Partial<Record<Operation, string>> = {
   messages: '/v1/messages',
@@ -14,17 +16,23 @@ export interface AnthropicProviderOptions {
   authHeader: 'x-api-key' | 'bearer';
   timeoutMs: number;
   models: ModelInfo[];
+  routing?: RoutingSettings;
+  translation?: TranslationSettings;
 }
 
 export class AnthropicProvider implements Provider {
   readonly type = 'anthropic';
   readonly name: string;
   readonly models: ModelInfo[];
+  readonly routing?: RoutingSettings;
+  readonly translation?: TranslationSettings;
   private readonly upstream: HttpUpstream;
 
   constructor(private readonly options: AnthropicProviderOptions) {
     this.name = options.name;
     this.models = options.models;
+    this.routing = options.routing;
+    this.translation = options.translation;
     this.upstream = new HttpUpstream({ providerName: options.name, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs });
   }
 

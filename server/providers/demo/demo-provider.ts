@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openAiErrorBody } from '../../../core/protocol/error-bodies.ts';
 import { randomBase62 } from '../../auth/random-tokens.ts';
-import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse } from '../provider.ts';
+import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from '../provider.ts';
 import { chatCompletionFrames, chatCompletionJson } from './demo-chat-body.ts';
 import { MAX_IMAGE_SIDE, MIN_IMAGE_SIDE, renderDemoImage } from './demo-image.ts';
 import { messageFrames, messageJson } from './demo-messages-body.ts';
@@ -18,6 +18,9 @@ export interface DemoProviderOptions {
   name?: string;
   /** Pause between stream chunks, so streaming is visible; 0 for benchmarks. */
   chunkDelayMs?: number;
+  priority?: number;
+  weight?: number;
+  routing?: RoutingSettings;
 }
 
 async function* once(bytes: Buffer): AsyncIterable<Uint8Array> {
@@ -32,15 +35,18 @@ export class DemoProvider implements Provider {
   readonly type = 'demo';
   readonly name: string;
   readonly models: ModelInfo[];
+  readonly routing?: RoutingSettings;
   private readonly chunkDelayMs: number;
 
   constructor(options: DemoProviderOptions = {}) {
     this.name = options.name ?? 'demo';
     this.chunkDelayMs = options.chunkDelayMs ?? 25;
+    this.routing = options.routing;
     const created = Date.UTC(2026, 0, 1) / 1000;
+    const rank = { ...(options.priority !== undefined ? { priority: options.priority } : {}), ...(options.weight !== undefined ? { weight: options.weight } : {}) };
     this.models = [
-      { id: DEMO_TEXT_MODEL, upstreamModel: DEMO_TEXT_MODEL, kind: 'text', displayName: 'Demo chat (deterministic)', created },
-      { id: DEMO_IMAGE_MODEL, upstreamModel: DEMO_IMAGE_MODEL, kind: 'image', displayName: 'Demo image (deterministic)', created },
+      { id: DEMO_TEXT_MODEL, upstreamModel: DEMO_TEXT_MODEL, kind: 'text', displayName: 'Demo chat (deterministic)', created, ...rank },
+      { id: DEMO_IMAGE_MODEL, upstreamModel: DEMO_IMAGE_MODEL, kind: 'image', displayName: 'Demo image (deterministic)', created, ...rank },
     ];
   }
 

@@ -1,0 +1,38 @@
+// The contract of a stream translation: a pure reducer over parsed upstream events.
+//   next(state, event) -> { state, events }   for every event as it arrives
+//   finish(state)      -> { events, complete } when the upstream body ends
+// The relay parses SSE (with a streaming UTF-8 decoder) and encodes what comes out.
+
+/** One upstream SSE event: `data` is the parsed JSON, or the string "[DONE]". */
+export interface StreamEventIn {
+  event?: string;
+  data: unknown;
+}
+
+/** One event for the client: `data` is encoded as JSON, a string as is. */
+export interface StreamEventOut {
+  event?: string;
+  data: unknown;
+}
+
+export interface StreamStep<S> {
+  state: S;
+  events: StreamEventOut[];
+}
+
+export interface StreamEnd {
+  events: StreamEventOut[];
+  /** False when the upstream stopped before its answer was complete. */
+  complete: boolean;
+}
+
+export interface StreamContext {
+  /** Unix seconds for chat-completions chunks. */
+  created: number;
+}
+
+export interface StreamTranslation<S> {
+  initial(context: StreamContext): S;
+  next(state: S, event: StreamEventIn): StreamStep<S>;
+  finish(state: S): StreamEnd;
+}
