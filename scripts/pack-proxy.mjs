@@ -2,14 +2,17 @@
 // Builds the standalone cache-fix-proxy package: one ESM file for Node >= 18 with no runtime
 // dependencies, then `npm pack`s it. Usage: node scripts/pack-proxy.mjs [output-dir]
 // Prints the absolute path of the tarball on stdout (progress goes to stderr).
+// The package is assembled in a private temporary folder, so concurrent runs (tests) never race.
 import { build } from 'esbuild';
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
 const proxyDir = join(root, 'proxy');
-const outFile = join(proxyDir, 'dist', 'cache-fix-proxy.js');
+const stageDir = mkdtempSync(join(tmpdir(), 'cache-fix-proxy-pack-'));
+const outFile = join(stageDir, 'dist', 'cache-fix-proxy.js');
 const packDir = resolve(process.argv[2] ?? join(proxyDir, 'dist'));
 
 const manifest = JSON.parse(readFileSync(join(proxyDir, 'package.json'), 'utf8'));
@@ -32,12 +35,15 @@ await build({
 chmodSync(outFile, 0o755);
 console.error(`built ${outFile}`);
 
+for (const file of manifest.files.filter((f) => !f.startsWith('dist/')).concat('package.json')) copyFileSync(join(proxyDir, file), join(stageDir, file));
+
 mkdirSync(packDir, { recursive: true });
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const output = execFileSync(npm, ['pack', '--json', '--pack-destination', packDir], {
-  cwd: proxyDir,
+  cwd: stageDir,
   encoding: 'utf8',
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const [packed] = JSON.parse(output);
+rmSync(stageDir, { recursive: true, force: true });
 console.log(join(packDir, packed.filename));
