@@ -1,0 +1,79 @@
+// A fast fake chat-completions upstream for the gateway benchmark, run as its own process.
+// POST /v1/chat/completions answers a fixed JSON body, or, when the request asks for
+// "stream": true, an SSE stream of content chunks, a usage chunk and `data: [DONE]`, shaped
+// like the real service with include_usage (each chunk carries "usage": null).
+// Prints {"port": N} on stdout once it listens; exits on SIGTERM/SIGINT or when stdin closes.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+
+export const FAKE_MODEL = 'bench-model';
+export const STREAM_CONTENT_CHUNKS = 10;
+
+const created = 1_700_000_000;
+
+export const JSON_BODY = Buffer.from(
+  JSON.stringify({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created,
+    model: FAKE_MODEL,
+    choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! This is a fixed answer from the benchmark upstream.' }, logprobs: null, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 9, completion_tokens: 12, total_tokens: 21 },
+    system_fingerprint: 'fp_bench',
+  }),
+);
+
+function chunk(delta: Record<string, unknown>, finish: string | null): string {
+  const event = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created, model: FAKE_MODEL, system_fingerprint: 'fp_bench', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], usage: null };
+  return `data: ${JSON.stringify(event)}\n\n`;
+}
+
+/** The stream's events, each written separately (one write per event, as a real upstream does). */
+export const STREAM_EVENTS: Buffer[] = [
+  chunk({ role: 'assistant', content: '' }, null),
+  ...Array.from({ length: STREAM_CONTENT_CHUNKS - 2 }, (_, i) => chunk({ content: ` word${i}` }, null)),
+  chunk({}, 'stop'),
+  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created, model: FAKE_MODEL, system_fingerprint: 'fp_bench', choices: [], usage: { prompt_tokens: 9, completion_tokens: 8, total_tokens: 17 } })}\n\n`,
+  'data: [DONE]\n\n',
+].map((s) => Buffer.from(s));
+
+export const STREAM_BYTES = Buffer.concat(STREAM_EVENTS);
+
+const STREAM_FLAG = /"stream"\s*:\s*true/;
+
+function main(): void {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url?.split('?', 1)[0] !== '/v1/chat/completions') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found","type":"invalid_request_error","param":null,"code":null}}');
+        return;
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (!STREAM_FLAG.test(body)) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': JSON_BODY.length }).end(JSON_BODY);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const event of STREAM_EVENTS) res.write(event);
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  // The benchmark holds our stdin: if it dies without signalling us, we stop too.
+  process.stdin.on('end', stop).on('close', stop).resume();
+  server.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

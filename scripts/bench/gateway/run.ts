@@ -1,0 +1,418 @@
+// Gateway benchmark (issue 2, DESIGN.md "Performance principles"): one run measures, against the
+// same fast fake upstream,
+//   direct    the fake upstream itself,
+//   bare hop  a bare Node pass-through (undici Pool relay, no auth, no parsing): the yardstick,
+//   gateway   `gwctl serve` with auth, routing and usage on (rate limit off),
+// for chat completions as JSON and as a stream (stream: true, include_usage: true):
+//   - throughput under load (autocannon, N connections, several rounds in rotating order),
+//   - sequential latency (one request at a time, interleaved), i.e. added latency without queueing,
+//   - the gateway process's memory idle after startup and after the load.
+// Servers run as child processes; the load generator runs here. Everything runs on loopback and
+// stops by itself; children and temporary directories are removed even when the run fails.
+//
+//   npm run bench:gateway [-- --duration 5 --warmup 2 --rounds 3 --connections 32 --sequential 2000 --cpu-prof <dir>]
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Children, readCpuSeconds, readMemory, type Memory, type Started } from './children.ts';
+import { FAKE_MODEL, JSON_BODY, STREAM_BYTES } from './fake-upstream.ts';
+import { fetchOnce, runLoad, runSequential, type LoadResult, type Target } from './load.ts';
+import { summarizeProfile } from './profile-summary.ts';
+import { concat, count, markdownTable, median, mib, ms, percentile, ratio, signedMs } from './stats.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../../..');
+const HARD_LIMIT_MS = 6 * 60_000;
+
+const TARGETS = ['direct', 'bare hop', 'gateway'] as const;
+type TargetName = (typeof TARGETS)[number];
+const MODES = ['JSON', 'stream'] as const;
+type Mode = (typeof MODES)[number];
+
+// Goals: issue 2 ("Benchmark") and DESIGN.md ("Performance principles").
+const GOAL_VS_DIRECT = 0.6;
+const GOAL_VS_HOP = 0.8;
+const GOAL_ADDED_P50_MS = 0.3;
+const GOAL_IDLE_RSS_MIB = 80;
+
+interface Options {
+  duration: number;
+  warmup: number;
+  rounds: number;
+  connections: number;
+  sequential: number;
+  sequentialWarmup: number;
+  cpuProf?: string;
+}
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  duration: { type: 'string', default: '5' },
+  warmup: { type: 'string', default: '2' },
+  rounds: { type: 'string', default: '3' },
+  connections: { type: 'string', default: '32' },
+  sequential: { type: 'string', default: '2000' },
+  'sequential-warmup': { type: 'string', default: '300' },
+  'cpu-prof': { type: 'string' },
+  help: { type: 'boolean', default: false },
+} as const;
+
+function parseOptions(argv: string[]): Options {
+  let values: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; strict: true }>>['values'];
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(
+      'npm run bench:gateway -- [--duration S] [--warmup S] [--rounds N] [--connections N (<= 50)] [--sequential N] [--sequential-warmup N] [--cpu-prof DIR]\n',
+    );
+    process.exit(0);
+  }
+  const int = (name: string, value: string, min: number, max: number) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${value}.`);
+    return n;
+  };
+  return {
+    duration: int('duration', values.duration!, 1, 30),
+    warmup: int('warmup', values.warmup!, 0, 10),
+    rounds: int('rounds', values.rounds!, 1, 5),
+    connections: int('connections', values.connections!, 1, 50),
+    sequential: int('sequential', values.sequential!, 100, 20_000),
+    sequentialWarmup: int('sequential-warmup', values['sequential-warmup']!, 0, 5_000),
+    cpuProf: values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined,
+  };
+}
+
+const log = (line: string) => process.stderr.write(`[bench:gateway] ${line}\n`);
+
+function requestBody(mode: Mode): string {
+  return JSON.stringify({
+    model: FAKE_MODEL,
+    messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
+    max_tokens: 16,
+    ...(mode === 'stream' ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+}
+
+/** Child environment: temporary HOME/XDG dirs, none of the caller's GWCTL_* settings. */
+function childEnv(tmp: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GWCTL_')) env[name] = value;
+  const home = join(tmp, 'home');
+  for (const dir of ['.config', '.local/share', '.cache', '.local/state']) mkdirSync(join(home, dir), { recursive: true });
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+    NODE_ENV: 'production',
+  };
+}
+
+interface Cell {
+  mode: Mode;
+  target: TargetName;
+  runs: LoadResult[];
+  /** CPU seconds used by the server under test (fake, hop or gateway) during the runs. */
+  serverCpuS: number;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const startedAt = Date.now();
+  const children = new Children();
+  const tmp = mkdtempSync(join(os.tmpdir(), 'gwctl-bench-gateway-'));
+  let cleaned = false;
+  const cleanupSync = () => {
+    if (cleaned) return;
+    cleaned = true;
+    children.killAllNow();
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  process.once('exit', cleanupSync);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping the servers`);
+      void children.stopAll(2_000).finally(() => process.exit(130));
+    });
+  }
+  setTimeout(() => {
+    log(`still running after ${HARD_LIMIT_MS / 1000} s: giving up`);
+    process.exit(1);
+  }, HARD_LIMIT_MS).unref();
+
+  try {
+    await run(options, children, tmp, startedAt);
+  } finally {
+    await children.stopAll(5_000);
+    cleanupSync();
+  }
+}
+
+async function run(options: Options, children: Children, tmp: string, startedAt: number): Promise<void> {
+  const loadAverageAtStart = os.loadavg()[0];
+  if (loadAverageAtStart > 1) log(`warning: load average ${loadAverageAtStart.toFixed(2)} before the run: other work on this machine will inflate the numbers`);
+  const env = childEnv(tmp);
+  const tsx = ['--import', 'tsx'];
+  const port = /\{"port":(\d+)\}/;
+
+  log('starting the fake upstream, the bare hop and the gateway');
+  const fake = await children.start({ name: 'fake upstream', command: process.execPath, args: [...tsx, join(HERE, 'fake-upstream.ts')], cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
+  const fakeOrigin = `http://127.0.0.1:${fake.match[1]}`;
+  const hop = await children.start({ name: 'bare hop', command: process.execPath, args: [...tsx, join(HERE, 'bare-hop.ts'), fakeOrigin], cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
+  const hopOrigin = `http://127.0.0.1:${hop.match[1]}`;
+
+  const dataDir = join(tmp, 'data');
+  const providersFile = join(tmp, 'providers.json');
+  writeFileSync(providersFile, JSON.stringify({ providers: [{ name: 'fake', type: 'openai', baseUrl: `${fakeOrigin}/v1`, models: [FAKE_MODEL] }] }, null, 2));
+  // The operator account and the key exist before the gateway starts: no first-start banner, no
+  // password in anyone's environment, and the key is in the database before the first request.
+  const gwctl = (args: string[], input?: string) => children.run(process.execPath, [join(ROOT, 'bin/gwctl.js'), ...args], { cwd: ROOT, env, input, timeoutMs: 30_000 });
+  await gwctl(['admin', 'user', 'add', 'admin', '--admin', '--password-stdin', '--data-dir', dataDir], 'bench-admin-password\n');
+  const key = (JSON.parse(await gwctl(['admin', 'key', 'create', '--user', 'admin', '--name', 'bench', '--json', '--data-dir', dataDir])) as { key: string }).key;
+  const profileDir = options.cpuProf;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const gatewaySpawnedAt = Date.now();
+  const gateway = await children.start({
+    name: 'gateway',
+    command: process.execPath,
+    args: [
+      ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+      join(ROOT, 'bin/gwctl.js'),
+      'serve',
+      '--port', '0',
+      '--image-port', '0',
+      '--data-dir', dataDir,
+      '--config', providersFile,
+      '--rate-limit', '0',
+      '--log-level', 'warn',
+    ],
+    cwd: ROOT,
+    env,
+    ready: /text API\s+(http:\/\/127\.0\.0\.1:\d+)/,
+    timeoutMs: 60_000,
+    guard: true, // it does not watch its stdin
+  });
+  const gatewayOrigin = gateway.match[1];
+
+  // Idle: started and settled, no request served yet.
+  await sleep(2_000);
+  const idle = { gateway: readMemory(gateway.pid), hop: readMemory(hop.pid), fake: readMemory(fake.pid) };
+  log(`idle RSS: gateway ${mib(idle.gateway.rssMiB)}, bare hop ${mib(idle.hop.rssMiB)}, fake upstream ${mib(idle.fake.rssMiB)}`);
+
+  const origins: Record<TargetName, string> = { direct: fakeOrigin, 'bare hop': hopOrigin, gateway: gatewayOrigin };
+  const target = (name: TargetName, mode: Mode): Target => ({
+    url: `${origins[name]}/v1/chat/completions`,
+    headers: { 'content-type': 'application/json', ...(name === 'gateway' ? { authorization: `Bearer ${key}` } : {}) },
+    body: requestBody(mode),
+  });
+
+  // Every path must answer 200 with the upstream's bytes before any number means anything.
+  for (const mode of MODES) {
+    for (const name of TARGETS) {
+      const answer = await fetchOnce(target(name, mode));
+      const expected = mode === 'JSON' ? JSON_BODY : STREAM_BYTES;
+      if (answer.status !== 200) throw new Error(`${name} (${mode}) answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
+      if (!answer.body.equals(expected)) throw new Error(`${name} (${mode}) did not relay the upstream's bytes unchanged:\n${answer.body.toString('utf8').slice(0, 600)}`);
+    }
+  }
+  log('all paths answer 200 with the upstream bytes (JSON and stream)');
+
+  if (options.warmup > 0) {
+    log(`warm-up: ${options.warmup} s per path and mode`);
+    for (const mode of MODES) for (const name of TARGETS) await runLoad(target(name, mode), options.connections, options.warmup);
+  }
+
+  log(`sequential: ${options.sequential} requests per path and mode, one at a time (after ${options.sequentialWarmup} warm-up)`);
+  const sequential = new Map<Mode, Map<string, Float64Array>>();
+  for (const mode of MODES) {
+    sequential.set(mode, await runSequential(TARGETS.map((name) => ({ name, ...target(name, mode) })), options.sequentialWarmup, options.sequential));
+  }
+
+  const pidOf: Record<TargetName, number> = { direct: fake.pid, 'bare hop': hop.pid, gateway: gateway.pid };
+  const cells: Cell[] = MODES.flatMap((mode) => TARGETS.map((t) => ({ mode, target: t, runs: [] as LoadResult[], serverCpuS: 0 })));
+  const loadStartedAt = Date.now();
+  const cell = (mode: Mode, name: TargetName) => cells.find((c) => c.mode === mode && c.target === name)!;
+  for (let round = 0; round < options.rounds; round++) {
+    // Rotate the order so no path always runs first or right after another.
+    const modes = round % 2 === 0 ? MODES : [...MODES].reverse();
+    for (const mode of modes) {
+      for (let i = 0; i < TARGETS.length; i++) {
+        const name = TARGETS[(i + round) % TARGETS.length];
+        const cpuBefore = readCpuSeconds(pidOf[name]);
+        const result = await runLoad(target(name, mode), options.connections, options.duration);
+        if (result.failed > 0) throw new Error(`${name} (${mode}): ${result.failed} failed requests under load`);
+        cell(mode, name).runs.push(result);
+        cell(mode, name).serverCpuS += readCpuSeconds(pidOf[name]) - cpuBefore;
+        log(`round ${round + 1}/${options.rounds} ${mode.padEnd(6)} ${name.padEnd(8)} ${count(result.rps).padStart(7)} req/s  p50 ${ms(percentile(result.latencies, 50))} ms`);
+      }
+    }
+  }
+
+  const loadEndedAt = Date.now();
+  await sleep(2_000);
+  const afterLoad = readMemory(gateway.pid);
+  log(`gateway RSS after load: ${mib(afterLoad.rssMiB)} (peak ${mib(afterLoad.peakMiB)})`);
+
+  const stopped = await children.stop(gateway.process, 20_000);
+  if (stopped.code !== 0) log(`warning: the gateway exited with code ${stopped.code} signal ${stopped.signal} on SIGTERM`);
+  const elapsedS = (Date.now() - startedAt) / 1000;
+
+  const report = buildReport(options, cells, sequential, { idle, afterLoad }, elapsedS, { start: loadAverageAtStart, end: os.loadavg()[0] });
+  process.stdout.write(`\n${report}\n`);
+  if (profileDir) printProfile(profileDir, gateway, loadStartedAt - gatewaySpawnedAt, loadEndedAt - gatewaySpawnedAt);
+}
+
+/** Prints the gateway's profile over the throughput rounds only (fromMs..toMs after its spawn). */
+function printProfile(dir: string, gateway: Started, fromMs: number, toMs: number): void {
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${gateway.pid}.0.`)) // main thread
+    .map((f) => join(dir, f))[0];
+  if (!file) {
+    log(`no CPU profile for pid ${gateway.pid} in ${dir}`);
+    return;
+  }
+  const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')), ROOT, { fromMs, toMs });
+  process.stdout.write(`\nCPU profile of the gateway during the throughput rounds (profiler on: these numbers are slower): ${file}\n\n${summary}\n`);
+}
+
+function buildReport(
+  options: Options,
+  cells: Cell[],
+  sequential: Map<Mode, Map<string, Float64Array>>,
+  memory: { idle: Record<'gateway' | 'hop' | 'fake', Memory>; afterLoad: Memory },
+  elapsedS: number,
+  loadAverage: { start: number; end: number },
+): string {
+  const stats = (mode: Mode, name: TargetName) => {
+    const c = cells.find((x) => x.mode === mode && x.target === name)!;
+    const rpsRuns = c.runs.map((r) => r.rps);
+    const latencies = concat(c.runs.map((r) => r.latencies));
+    const ok = c.runs.reduce((n, r) => n + r.ok, 0);
+    return {
+      rps: median(rpsRuns),
+      min: Math.min(...rpsRuns),
+      max: Math.max(...rpsRuns),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      cpuUsPerRequest: (c.serverCpuS / ok) * 1e6,
+    };
+  };
+  const dash = '–';
+  const loadRows: string[][] = [];
+  const verdicts: { vsDirect: Record<Mode, number>; vsHop: Record<Mode, number>; addedSeqP50: Record<Mode, number> } = {
+    vsDirect: { JSON: 0, stream: 0 },
+    vsHop: { JSON: 0, stream: 0 },
+    addedSeqP50: { JSON: 0, stream: 0 },
+  };
+  const cpu = {} as Record<Mode, { gateway: number; hop: number }>;
+  for (const mode of MODES) {
+    const direct = stats(mode, 'direct');
+    const hop = stats(mode, 'bare hop');
+    for (const name of TARGETS) {
+      const s = stats(mode, name);
+      const spread = `${count(s.min)}–${count(s.max)}`;
+      loadRows.push([
+        mode,
+        name,
+        count(s.rps),
+        spread,
+        ms(s.p50),
+        ms(s.p99),
+        count(s.cpuUsPerRequest),
+        name === 'direct' ? dash : ratio(s.rps / direct.rps),
+        name === 'gateway' ? ratio(s.rps / hop.rps) : dash,
+        name === 'direct' ? dash : signedMs(s.p50 - direct.p50),
+        name === 'direct' ? dash : signedMs(s.p99 - direct.p99),
+      ]);
+      if (name === 'gateway') {
+        verdicts.vsDirect[mode] = s.rps / direct.rps;
+        verdicts.vsHop[mode] = s.rps / hop.rps;
+        cpu[mode] = { gateway: s.cpuUsPerRequest, hop: hop.cpuUsPerRequest };
+      }
+    }
+  }
+
+  const seqRows: string[][] = [];
+  for (const mode of MODES) {
+    const series = sequential.get(mode)!;
+    const directP50 = percentile(series.get('direct')!, 50);
+    const directP99 = percentile(series.get('direct')!, 99);
+    for (const name of TARGETS) {
+      const samples = series.get(name)!;
+      const p50 = percentile(samples, 50);
+      const p99 = percentile(samples, 99);
+      seqRows.push([mode, name, ms(p50, 3), ms(p99, 3), name === 'direct' ? dash : signedMs(p50 - directP50, 3), name === 'direct' ? dash : signedMs(p99 - directP99, 3)]);
+      if (name === 'gateway') verdicts.addedSeqP50[mode] = p50 - directP50;
+    }
+  }
+
+  const memRows = [
+    ['gateway', mib(memory.idle.gateway.rssMiB), mib(memory.afterLoad.rssMiB), mib(memory.afterLoad.peakMiB)],
+    ['bare hop', mib(memory.idle.hop.rssMiB), dash, dash],
+    ['fake upstream', mib(memory.idle.fake.rssMiB), dash, dash],
+  ];
+
+  const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
+  const both = (values: Record<Mode, number>, fmt: (v: number) => string) => `JSON ${fmt(values.JSON)}, stream ${fmt(values.stream)}`;
+  const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
+  const targets = [
+    `- Through-gateway throughput >= 60% of direct (issue 2): ${both(verdicts.vsDirect, pct)} → ${met(MODES.every((m) => verdicts.vsDirect[m] >= GOAL_VS_DIRECT))}.`,
+    `- Gateway >= 0.8x the bare Node hop (DESIGN.md yardstick): ${both(verdicts.vsHop, ratio)} → ${met(MODES.every((m) => verdicts.vsHop[m] >= GOAL_VS_HOP))}.`,
+    `  (CPU per request, less sensitive to a busy machine: gateway ${MODES.map((m) => `${m} ${count(cpu[m].gateway)} µs vs hop ${count(cpu[m].hop)} µs = ${ratio(cpu[m].hop / cpu[m].gateway)}`).join(', ')}.)`,
+    `- Added p50 < 0.3 ms (sequential, no queueing): ${both(verdicts.addedSeqP50, (v) => `${signedMs(v, 3)} ms`)} → ${met(MODES.every((m) => verdicts.addedSeqP50[m] < GOAL_ADDED_P50_MS))}.`,
+    `- Idle gateway RSS < 80 MB: ${mib(memory.idle.gateway.rssMiB)} → ${met(memory.idle.gateway.rssMiB * 1.048576 < GOAL_IDLE_RSS_MIB)}.`,
+  ];
+
+  const defaults = parseOptions([]);
+  const args = (Object.keys(defaults) as (keyof Options)[])
+    .filter((k) => options[k] !== defaults[k])
+    .map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${options[k]}`);
+  const command = `npm run bench:gateway${args.length ? ` -- ${args.join(' ')}` : ''}`;
+  const cpus = os.cpus();
+  const machine = `${os.availableParallelism()} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
+
+  return [
+    `### Run of ${new Date().toISOString().slice(0, 10)}`,
+    '',
+    `- Command: \`${command}\` (${elapsedS.toFixed(0)} s)`,
+    `- Machine: ${machine}; 1-minute load average ${loadAverage.start.toFixed(2)} before the run, ${loadAverage.end.toFixed(2)} after (the benchmark itself keeps ~2 busy).`,
+    `- Load: autocannon, ${options.connections} keep-alive connections, ${options.rounds} rounds x ${options.duration} s per path and mode (rotating order, after ${options.warmup} s warm-up each); req/s is the median of the rounds, latencies are over all rounds' responses; server CPU µs/req is the user+system CPU of the process under test (the fake upstream for direct) per answered request. Sequential: ${options.sequential} requests per path and mode, one at a time, interleaved across paths, after ${options.sequentialWarmup} warm-up.`,
+    `- Request: chat completion, ~${requestBody('JSON').length} B body; answer ${JSON_BODY.length} B JSON, or a stream of ${STREAM_BYTES.length} B (10 chunks + usage chunk + [DONE], one write each) for \`stream: true, stream_options.include_usage: true\`.`,
+    '',
+    '**Throughput under load**',
+    '',
+    markdownTable(['Mode', 'Path', 'req/s', 'rounds (min–max)', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'vs direct', 'vs bare hop', 'added p50 ms', 'added p99 ms'], loadRows),
+    '',
+    '**Sequential latency (one request at a time)**',
+    '',
+    markdownTable(['Mode', 'Path', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms'], seqRows),
+    '',
+    '**Memory (VmRSS from /proc)**',
+    '',
+    markdownTable(['Process', 'idle after startup', 'after load (+2 s)', 'peak (VmHWM)'], memRows),
+    '',
+    '**Targets**',
+    '',
+    ...targets,
+  ].join('\n');
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    log(`${error.message.replace(/\.?$/, '.')} See --help.`);
+    process.exitCode = 2;
+    return;
+  }
+  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+});
