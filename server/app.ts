@@ -14,19 +14,25 @@ import { registerModels } from './routes/models.ts';
 import { imageNotFound, textNotFound } from './routes/not-found-hints.ts';
 import { registerWeb } from './web/web-plugin.ts';
 
+// Request ids need to be unique, not secret: a random per-process prefix and a counter.
+const REQUEST_ID_PREFIX = `req_${randomBase62(10)}`;
+let requestCounter = 0;
+const nextRequestId = () => REQUEST_ID_PREFIX + (++requestCounter).toString(36).padStart(6, '0');
+
 function baseApp(deps: GatewayDeps): FastifyInstance {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // One line per request is written by the onResponse hook below, without query strings.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.settings.bodyLimitBytes,
-    genReqId: () => `req_${randomBase62(20)}`,
+    genReqId: nextRequestId,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, allowUnionTypes: true } },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }) as unknown as FastifyInstance;
   registerApiHooks(app, deps);
-  app.addHook('onResponse', async (request, reply) => {
+  // One line per request at info level; no hook at all when that level is off.
+  if (deps.logger?.isLevelEnabled('info')) app.addHook('onResponse', async (request, reply) => {
     // Path only: a query string could carry anything the caller put there.
     request.log.info(
       { method: request.method, path: request.url.split('?', 1)[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime), key: request.gateway?.auth?.keyId },

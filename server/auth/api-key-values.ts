@@ -1,5 +1,5 @@
 // What an API key is: `sk-` + 48 base62 characters; stored only as its SHA-256.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { maskKey } from '../../core/redact.ts';
 import { randomBase62 } from './random-tokens.ts';
 
@@ -12,7 +12,7 @@ export function generateApiKey(): string {
 
 /** Keys carry ~285 bits of entropy, so a fast unsalted hash is enough to make the stored value useless. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function apiKeyHint(key: string): string {

@@ -4,7 +4,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
 import { ConfigError } from '../errors/config-error.ts';
 import { describeDatabaseUrl } from './database-url.ts';
 import type { Database } from './schema.ts';
@@ -26,7 +25,7 @@ export interface OpenedDatabase {
 }
 
 export async function openDatabase(url: string): Promise<OpenedDatabase> {
-  const opened = url.startsWith('sqlite:') ? openSqlite(url) : url.startsWith('postgres') ? openPostgres(url) : undefined;
+  const opened = url.startsWith('sqlite:') ? openSqlite(url) : url.startsWith('postgres') ? await openPostgres(url) : undefined;
   if (!opened) {
     throw new ConfigError(
       'bad_database_url',
@@ -80,7 +79,9 @@ function openSqlite(url: string): OpenedDatabase {
   };
 }
 
-function openPostgres(url: string): OpenedDatabase {
+async function openPostgres(url: string): Promise<OpenedDatabase> {
+  // Loaded only for PostgreSQL: the embedded default never pays for the driver.
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // A lost connection must not crash the process; queries report it instead.
   pool.on('error', () => undefined);

@@ -25,6 +25,9 @@ export function usageFromJson(surface: ApiSurface, body: unknown): TokenCounts {
   };
 }
 
+/** A usage object (not `"usage":null`, which chat streams send in every chunk). */
+const HAS_USAGE_OBJECT = /"usage"\s*:\s*\{/;
+
 /** Accumulates usage over the events of a stream. */
 export class StreamUsage implements TokenCounts {
   inputTokens = 0;
@@ -34,7 +37,7 @@ export class StreamUsage implements TokenCounts {
 
   observe(data: string): void {
     if (data === '[DONE]' || data === '') return;
-    if (!data.includes('usage')) return;
+    if (!HAS_USAGE_OBJECT.test(data)) return;
     let event: unknown;
     try {
       event = JSON.parse(data);
@@ -70,7 +73,7 @@ export class StreamUsage implements TokenCounts {
 
 /** True for the chat-completions chunk that carries only usage (empty choices). */
 export function isUsageOnlyChunk(data: string): boolean {
-  if (!data.includes('"usage"')) return false;
+  if (!HAS_USAGE_OBJECT.test(data)) return false;
   try {
     const event = JSON.parse(data) as Json;
     return Array.isArray(event.choices) && event.choices.length === 0 && !!event.usage;

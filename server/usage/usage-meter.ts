@@ -16,9 +16,13 @@ export function hourBucket(at: Date): string {
   return at.toISOString().slice(0, 13) + ':00Z';
 }
 
+const HOUR_MS = 3_600_000;
+
 export class UsageMeter {
   private pending = new Map<string, UsageDelta>();
-  private lastUsed = new Map<string, string>();
+  /** Key id -> epoch ms of its latest use; formatted only when written. */
+  private lastUsed = new Map<string, number>();
+  private hourCache = { start: -1, label: '' };
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -33,8 +37,8 @@ export class UsageMeter {
   }
 
   record(event: UsageEvent): void {
-    const at = this.now();
-    const hour = hourBucket(at);
+    const at = this.now().getTime();
+    const hour = this.hourLabel(at);
     const id = `${hour}\u0000${event.userId}\u0000${event.keyId}\u0000${event.model}`;
     let delta = this.pending.get(id);
     if (!delta) {
@@ -48,7 +52,13 @@ export class UsageMeter {
       delta.errors += 1;
       delta.errorsByStatus[event.status] = (delta.errorsByStatus[event.status] ?? 0) + 1;
     }
-    if (event.keyId) this.lastUsed.set(event.keyId, at.toISOString());
+    if (event.keyId) this.lastUsed.set(event.keyId, at);
+  }
+
+  private hourLabel(at: number): string {
+    const start = at - (at % HOUR_MS);
+    if (start !== this.hourCache.start) this.hourCache = { start, label: hourBucket(new Date(start)) };
+    return this.hourCache.label;
   }
 
   get pendingBuckets(): number {
@@ -74,7 +84,7 @@ export class UsageMeter {
     this.pending = new Map();
     this.lastUsed = new Map();
     try {
-      await this.repo.apply([...batch.values()], lastUsed);
+      await this.repo.apply([...batch.values()], new Map([...lastUsed].map(([id, at]) => [id, new Date(at).toISOString()])));
     } catch (error) {
       for (const [id, delta] of batch) this.mergeBack(id, delta);
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
