@@ -7,7 +7,9 @@ import { serveCommand } from './commands/serve.ts';
 import { configCommand } from './commands/config.ts';
 import { diagnoseCommand } from './commands/diagnose.ts';
 import { explainCommand } from './commands/explain.ts';
+import { proxyCommands } from './commands/proxy.ts';
 import { startCommand } from './commands/start.ts';
+import { tuiCommand } from './commands/tui.ts';
 import { verifyCommand } from './commands/verify.ts';
 
 function readStdin(): Promise<string> {
@@ -24,6 +26,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   readStdin: () => Promise<string>;
+  /** Standard input and output are a terminal; absent = not (the interactive app is not opened). */
+  isTerminal?: () => boolean;
 }
 
 const processIo: CliIo = {
@@ -31,23 +35,32 @@ const processIo: CliIo = {
   stderr: (t) => void process.stderr.write(t),
   env: process.env,
   readStdin,
+  isTerminal: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
 };
 
-/** Resolves on the first SIGINT/SIGTERM; a second one exits at once with 130. */
+/**
+ * Resolves on the first SIGINT/SIGTERM; a second one exits at once with 130. A repeat within a
+ * moment is the same signal re-raised by a library's exit hook (conf's when-exit does this), not
+ * the user asking twice, so it is ignored.
+ */
 function waitForStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    let signalled = false;
+    let firstAt: number | undefined;
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.on(signal, () => {
-        if (signalled) process.exit(EXIT.interrupted);
-        signalled = true;
-        resolve(signal);
+        if (firstAt === undefined) {
+          firstAt = Date.now();
+          resolve(signal);
+        } else if (Date.now() - firstAt > 500) {
+          process.exit(EXIT.interrupted);
+        }
       });
     }
   });
 }
 
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const isTerminal = io.isTerminal ?? (() => false);
   let exitCode: number | undefined;
   const ctx: CliContext = {
     ...io,
@@ -66,6 +79,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .command(startCommand(ctx) as never)
     .command(diagnoseCommand(ctx) as never)
     .command(explainCommand(ctx) as never)
+    .command(proxyCommands(ctx) as never)
+    .command(tuiCommand(ctx, { isTerminal }) as never)
     .demandCommand(1, 'Name a command.')
     .strict()
     .recommendCommands()
@@ -80,8 +95,17 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     })
     .exitProcess(false);
 
+  // `gwctl` alone: the interactive app on a terminal; elsewhere the help, as a usage error.
+  if (argv.length === 0) {
+    if (!isTerminal()) {
+      io.stderr(`${await parser.getHelp()}\n\ngwctl: name a command (the interactive app needs a terminal).\n`);
+      return EXIT.usage;
+    }
+    argv = ['tui'];
+  }
+
   try {
-    await parser.parseAsync();
+    await parser.parseAsync(argv);
   } catch (error) {
     if (error instanceof CliError) {
       io.stderr(`gwctl: ${error.message}\n${error.remedy ? `  → ${error.remedy}\n` : ''}`);

@@ -70,3 +70,31 @@ export function proxyServiceFiles(env: NodeJS.ProcessEnv = process.env): { syste
     launchd: join(home, 'Library', 'LaunchAgents', 'com.cnighswonger.cache-fix-proxy.plist'),
   };
 }
+
+/** The healthcheck companion files next to the systemd unit (Linux/WSL only). */
+export function proxyHealthcheckFiles(env: NodeJS.ProcessEnv = process.env): { service: string; timer: string } {
+  const configHome = env.XDG_CONFIG_HOME || join(homeDir(env), '.config');
+  const dir = join(configHome, 'systemd', 'user');
+  return { service: join(dir, 'cache-fix-proxy-healthcheck.service'), timer: join(dir, 'cache-fix-proxy-healthcheck.timer') };
+}
+
+/** The proxy's observation directory (spec 2.5): account.json and sessions/<id>.json. */
+export function quotaStatusDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(homeDir(env), '.claude', 'quota-status');
+}
+
+/** The proxy's debug log when CACHE_FIX_DEBUG is on and CACHE_FIX_DEBUG_LOG does not name another. */
+export function proxyDebugLog(env: NodeJS.ProcessEnv = process.env): string {
+  return join(homeDir(env), '.claude', 'cache-fix-debug.log');
+}
+
+/** Where the launchd agent's stdout and stderr go (macOS). */
+export function proxyLaunchdLogs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const dir = join(homeDir(env), 'Library', 'Logs');
+  return [join(dir, 'cache-fix-proxy.log'), join(dir, 'cache-fix-proxy.err')];
+}
+
+/** What gwctl remembers about the proxy service it loaded last (to tell a changed definition). */
+export function proxyServiceStateFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(defaultStateDir(env), 'proxy-service.json');
+}

@@ -1,6 +1,7 @@
 // Every gwctl setting: its key, flag, environment variable, default and validation. The layers
 // (default < file < env < flag) are resolved by resolve-settings.ts from this one table.
 import { delimiter } from 'node:path';
+import { parseProxyPackage, DEFAULT_PROXY_PACKAGE } from './proxy-package.ts';
 import { SettingError } from './setting-error.ts';
 
 export type SettingKey =
@@ -12,7 +13,11 @@ export type SettingKey =
   | 'client.baseUrlVar'
   | 'client.tokenVar'
   | 'client.apiKeyVar'
-  | 'client.settingsFiles';
+  | 'client.settingsFiles'
+  | 'client.printFlag'
+  | 'client.resumeFlag'
+  | 'proxy.package'
+  | 'tui.afterClient';
 
 export type SettingValue = string | string[];
 
@@ -55,6 +60,12 @@ function varName(raw: unknown, where: string): string {
   return value;
 }
 
+function flag(raw: unknown, where: string): string {
+  const value = text(raw, where);
+  if (!/^-{1,2}[A-Za-z0-9][A-Za-z0-9-]*$/.test(value)) throw new SettingError(`${where} must be one command-line flag such as -p, got "${value}".`, 'Give the flag the client uses, without a value.');
+  return value;
+}
+
 function list(raw: unknown, where: string): string[] {
   let items: unknown = raw;
   if (typeof raw === 'string') {
@@ -76,6 +87,7 @@ function list(raw: unknown, where: string): string[] {
 }
 
 const AUTH_PATHS = ['service', 'vendor', 'oauth'];
+const AFTER_CLIENT = ['return', 'exit'];
 
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'baseUrl', flag: 'base-url', env: 'GWCTL_BASE_URL', default: null, parse: url, describe: '{base_url}: the service address, without /v1' },
@@ -104,5 +116,27 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     default: ['~/.claude/settings.json', '.claude/settings.json', '.claude/settings.local.json', '$CLAUDE_CONFIG_DIR/settings.json', '$CLAUDE_CONFIG_DIR/settings.local.json'],
     parse: list,
     describe: `Client settings files whose env block is inspected (relative = under the working directory; separated by "${delimiter}" or a JSON array)`,
+  },
+  {
+    key: 'tui.afterClient',
+    flag: 'after-client',
+    env: 'GWCTL_TUI_AFTER_CLIENT',
+    default: 'return',
+    describe: "What the TUI does when a client it started exits: return (back to gwctl) or exit (gwctl exits with the client's code)",
+    parse: (raw, where) => {
+      const value = text(raw, where);
+      if (!AFTER_CLIENT.includes(value)) throw new SettingError(`${where} must be one of ${AFTER_CLIENT.join(', ')}, got "${value}".`, 'Use return to come back to gwctl, exit to leave with the client.');
+      return value;
+    },
+  },
+  { key: 'client.printFlag', flag: 'print-flag', env: 'GWCTL_PRINT_FLAG', default: '-p', parse: flag, describe: 'Client flag for one non-interactive prompt (acceptance and regression runs)' },
+  { key: 'client.resumeFlag', flag: 'resume-flag', env: 'GWCTL_RESUME_FLAG', default: '--continue', parse: flag, describe: 'Client flag that resumes the last session (the regression step of spec 9.4)' },
+  {
+    key: 'proxy.package',
+    flag: 'proxy-package',
+    env: 'GWCTL_PROXY_PACKAGE',
+    default: DEFAULT_PROXY_PACKAGE,
+    parse: (raw, where) => parseProxyPackage(text(raw, where), where),
+    describe: 'The cache proxy package to install, pinned to 4.2.1: a registry name (cache-fix-proxy) or a .tgz path (default: the tarball `npm run pack:proxy` builds)',
   },
 ];

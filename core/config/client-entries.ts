@@ -1,0 +1,61 @@
+// What to enter in a client for each route (spec 4.2, 4.3, 5.7): provider type, base URL and a key
+// reference. The key appears only as a placeholder or a variable reference, never as a value.
+import type { ResolvedSettings } from './resolve-settings.ts';
+import { serviceAddress } from './service-address.ts';
+
+export type ClientType = 'chat' | 'messages' | 'images';
+
+export interface ClientEntry {
+  type: ClientType;
+  title: string;
+  providerType: string;
+  baseUrl: string;
+  baseUrlNote: string;
+  apiKey: string;
+  env?: Record<string, string>;
+}
+
+export interface ClientEntries {
+  entries: ClientEntry[];
+  notes: string[];
+}
+
+export interface ClientEntriesOptions {
+  /** Only this kind of client; all when absent (then a missing imageBaseUrl is a note, not an error). */
+  type?: ClientType;
+  keyRef: 'placeholder' | 'env';
+}
+
+/** Throws SettingError when a needed base URL is not set or invalid. */
+export function clientEntries(settings: ResolvedSettings, options: ClientEntriesOptions): ClientEntries {
+  const tokenVar = settings['client.tokenVar'].value as string;
+  const key = options.keyRef === 'env' ? `\${${tokenVar}}` : '<API_KEY>';
+  const wanted: ClientType[] = options.type ? [options.type] : ['chat', 'messages', 'images'];
+  const notes: string[] = [];
+  const entries: ClientEntry[] = [];
+  const text = wanted.includes('chat') || wanted.includes('messages') ? serviceAddress(settings) : undefined;
+  if (text?.hadV1) notes.push(`baseUrl ends with /v1; {base_url} is ${text.root} (the /v1 is added below where a client needs it).`);
+  if (text && wanted.includes('chat')) {
+    entries.push({ type: 'chat', title: 'Chat-completions client (SDKs, CLI agents, chat desktop apps)', providerType: 'OpenAI-compatible (chat completions)', baseUrl: `${text.root}/v1`, baseUrlNote: 'must end with /v1', apiKey: key });
+  }
+  if (text && wanted.includes('messages')) {
+    entries.push({
+      type: 'messages',
+      title: 'Messages-protocol client',
+      providerType: 'messages protocol',
+      baseUrl: text.root,
+      baseUrlNote: 'without /v1: the client appends /v1/messages',
+      apiKey: key,
+      env: { [settings['client.baseUrlVar'].value as string]: text.root, [tokenVar]: key },
+    });
+  }
+  if (wanted.includes('images')) {
+    if (settings.imageBaseUrl.value === null && !options.type) {
+      notes.push('imageBaseUrl is not set; set it with `gwctl config set imageBaseUrl <url>` to see the image client settings.');
+    } else {
+      const image = serviceAddress(settings, 'imageBaseUrl');
+      entries.push({ type: 'images', title: 'Image client (image APIs, image-generation skills)', providerType: 'OpenAI-compatible (images)', baseUrl: `${image.root}/v1`, baseUrlNote: 'separate from the text address; ends with /v1', apiKey: key });
+    }
+  }
+  return { entries, notes };
+}

@@ -1,0 +1,74 @@
+// One non-interactive client run through the proxy (acceptance layer claude_routed, the regression
+// step of spec 9.4): the client from the profile, its base address set to the proxy, exactly one
+// credential variable, a short prompt asking for a one-word reply.
+import { buildClientEnv } from '../launch/client-env.ts';
+import { resolveCommand } from '../launch/resolve-command.ts';
+import type { RouteDecision } from '../launch/route-decision.ts';
+import { commandLine, describeRun } from './command-runner.ts';
+import { profileOf, proxyUrlOf, type ProxyOperationDeps } from './operation-deps.ts';
+
+export const ONE_WORD_PROMPT = 'Reply with exactly one word: ok';
+
+export interface ClientRun {
+  ok: boolean;
+  /** The command as run, without secrets. */
+  command: string;
+  exitCode: number | null;
+  /** What the client printed on stdout (trimmed, bounded). */
+  reply: string;
+  /** stdout and stderr, bounded, for evidence. */
+  output: string;
+  /** An HTTP status the client reported, when its output names one. */
+  status?: number;
+  notFound?: boolean;
+  aborted?: boolean;
+  observed: string;
+}
+
+export interface ClientRunOptions {
+  prompt?: string;
+  /** Resume the last session (the resume run of the regression step). */
+  resume?: boolean;
+  signal?: AbortSignal;
+  onOutput?: (line: string) => void;
+}
+
+/** The environment the client gets for the proxy route (the one `gwctl start` would give it). */
+export function proxyRouteEnv(deps: ProxyOperationDeps): NodeJS.ProcessEnv {
+  const proxyUrl = proxyUrlOf(deps);
+  const route: RouteDecision = { kind: 'proxy', baseUrl: proxyUrl, reason: 'acceptance through the proxy', proxy: { url: proxyUrl, state: 'ok', observed: '' }, warnings: [] };
+  return buildClientEnv(deps.env, profileOf(deps), route).env;
+}
+
+function statusIn(output: string): number | undefined {
+  const match = /(?:error|status|http)[^0-9\n]{0,24}\b([45]\d\d)\b/i.exec(output) ?? /^\s*([45]\d\d)\b/m.exec(output);
+  return match ? Number(match[1]) : undefined;
+}
+
+function bounded(text: string, max = 400): string {
+  const flat = text.trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+export async function runClient(deps: ProxyOperationDeps, options: ClientRunOptions = {}): Promise<ClientRun> {
+  const profile = profileOf(deps);
+  const env = proxyRouteEnv(deps);
+  const printFlag = deps.settings['client.printFlag'].value as string;
+  const resumeFlag = deps.settings['client.resumeFlag'].value as string;
+  const prompt = options.prompt ?? ONE_WORD_PROMPT;
+  const args = [...(options.resume ? [resumeFlag] : []), printFlag, prompt];
+  const path = resolveCommand(profile.command, env, deps.cwd);
+  const shown = `${profile.baseUrlVar}=${proxyUrlOf(deps)} ${commandLine(profile.command, args)}`;
+  if (!path) {
+    return { ok: false, command: shown, exitCode: null, reply: '', output: '', notFound: true, observed: `the client \`${profile.command}\` is not found on PATH` };
+  }
+  const result = await deps.run({ command: path, args, env, cwd: deps.cwd, timeoutMs: deps.clientTimeoutMs, signal: options.signal, onOutput: options.onOutput });
+  const reply = bounded(result.stdout, 200);
+  const ok = result.exitCode === 0 && reply !== '';
+  const status = ok ? undefined : statusIn(result.output);
+  const how = describeRun(result);
+  const observed = ok
+    ? `${shown} → ${how}, reply "${reply}"`
+    : `${shown} → ${how}${reply === '' && result.exitCode === 0 ? ', but no reply' : ''}${status ? `, the client reports ${status}` : ''}${result.output.trim() ? `: ${bounded(result.output, 200).replace(/\s+/g, ' ')}` : ''}`;
+  return { ok, command: shown, exitCode: result.exitCode, reply, output: bounded(result.output), status, aborted: result.aborted, observed };
+}

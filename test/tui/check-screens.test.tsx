@@ -1,0 +1,99 @@
+// Verify key and Diagnose: a spinner on the running check with the elapsed time, then each result
+// with its symbol, cause code, what was observed, the remedy and the commands; the summary line and
+// the command that does the same by hand. The engine is the real one; its HTTP is faked.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { cleanup } from 'ink-testing-library';
+import type { HttpOutcome } from '../../core/client/http-get.ts';
+import { deferred, fakeHttp, flat, KEY, machine, renderApp, reply, TEST_KEY, type Machine } from './tui-harness.tsx';
+
+const machines: Machine[] = [];
+function setup(...args: Parameters<typeof machine>): Machine {
+  const m = machine(...args);
+  machines.push(m);
+  return m;
+}
+after(() => {
+  cleanup();
+  for (const m of machines) m.sandbox.cleanup();
+});
+
+test('verify: spinner and elapsed time while the model list is asked for, then PASS lines and the summary', async () => {
+  const held = deferred<HttpOutcome>();
+  let calls = 0;
+  // The home panel verifies too; only the Verify screen's own request is held back.
+  const m = setup({ http: fakeHttp({ models: () => (++calls === 1 ? reply.models() : held.promise) }) });
+  const app = renderApp(m.deps);
+  await app.waitFor('verified: 1 model');
+  await app.press(KEY.enter);
+  const running = await app.waitFor('gwctl › Verify key', '✔ key.present', '✔ url.shape', 'models.list', 'running…');
+  assert.match(running, /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Verifying \(messages route\)… \d+\.\ds/);
+  held.resolve(reply.models(['demo-chat', 'claude-x']));
+  const done = flat(await app.waitFor('✔ models.list', 'OK: 4 passed, 0 warnings, 0 failed, 0 skipped'));
+  assert.match(done, /✔ http:\/\/gw\.test:8080\/v1\/models · key from MSGAPI_AUTH_TOKEN \d+\.\ds/);
+  assert.match(done, /MSGAPI_AUTH_TOKEN is set \(sk-…Ab12\)/);
+  assert.match(done, /Models: demo-chat, claude-x/);
+  assert.match(done, /By hand: \$ gwctl verify/);
+  assert.ok(app.frames.every((f) => !f.includes(TEST_KEY)));
+  app.unmount();
+});
+
+test('verify: a rejected key shows KEY_REJECTED with the observation, the remedy and the commands', async () => {
+  const m = setup({ http: fakeHttp({ models: reply.unauthorized() }) });
+  const app = renderApp(m.deps);
+  await app.press('1');
+  const frame = flat(await app.waitFor('✖ models.list', 'KEY_REJECTED', 'FAILED: 3 passed'));
+  assert.match(frame, /observed +GET http:\/\/gw\.test:8080\/v1\/models → 401 invalid_api_key: Invalid API key/);
+  assert.match(frame, /remedy +Copy the key again and check the header/);
+  assert.match(frame, /\$ read -rs MSGAPI_AUTH_TOKEN && export MSGAPI_AUTH_TOKEN/);
+  app.unmount();
+});
+
+test('verify: t switches the route type (the chat route adds /v1), r runs again', async () => {
+  const m = setup();
+  const app = renderApp(m.deps);
+  await app.press('1');
+  await app.waitFor('OK: 4 passed');
+  await app.press('t');
+  const chat = flat(await app.waitFor('type: chat', 'gwctl verify --type chat', 'OK: 4 passed', 'ends with /v1 once'));
+  assert.match(chat, /http:\/\/gw\.test:8080\/v1 ends with \/v1 once, as a chat-completions client's base URL should/);
+  const before = m.http.calls.length;
+  await app.press('r');
+  await app.waitFor('OK: 4 passed');
+  assert.ok(m.http.calls.length > before, 'asked again');
+  app.unmount();
+});
+
+test('verify: long results scroll with j/k and the position is shown', async () => {
+  const m = setup({ env: { MSGAPI_AUTH_TOKEN: ' “sk-abc def”\n', GWCTL_BASE_URL: 'http://gw.test:8080/v1' } });
+  const app = renderApp(m.deps, { size: { columns: 80, rows: 16 } });
+  await app.press('1');
+  const first = await app.waitFor(/rows 1–\d+ of \d+ ↓ · j\/k scroll/);
+  assert.ok(first.split('\n').length <= 16);
+  await app.press('j', 'j', 'j');
+  await app.waitFor(/↑ rows 4–\d+ of \d+/);
+  await app.press('G');
+  await app.waitFor(/↑ rows \d+–(\d+) of \1 · j\/k scroll/);
+  await app.press('g');
+  await app.waitFor(/ rows 1–/);
+  app.unmount();
+});
+
+test('diagnose: pick the status, then the checks in order with cause codes; s picks another', async () => {
+  const m = setup({ env: { MSGAPI_BASE_URL: 'http://127.0.0.1:9801' }, http: fakeHttp({ health: reply.refused() }) });
+  const app = renderApp(m.deps);
+  await app.press('3');
+  const picker = await app.waitFor('What did the client show?', '› No status', '401', 'Client through the local proxy', 'By hand: $ gwctl diagnose');
+  assert.match(picker, /503 +GET \/health on the local proxy|503 +Via proxy or upstream/);
+  await app.press(KEY.down);
+  await app.waitFor('› 401', 'gwctl diagnose --status 401');
+  await app.press(KEY.enter);
+  const result = flat(await app.waitFor('Diagnosis for 401', '✖ proxy.running', 'PROXY_DOWN', 'FAILED:'));
+  assert.match(result, /observed +GET http:\/\/127\.0\.0\.1:9801\/health → ECONNREFUSED/);
+  assert.match(result, /\$ curl -s http:\/\/127\.0\.0\.1:9801\/health/);
+  await app.press('s');
+  await app.waitFor('What did the client show?', '› 401');
+  await app.press(KEY.up, KEY.enter);
+  await app.waitFor('Diagnosis (no status given)', /[✔✖⚠○] plane\.same/);
+  app.unmount();
+});

@@ -1,0 +1,102 @@
+// Diagnose: pick the status the client showed (or none), then the spec 4.4 checks run in order, each
+// with its cause code, what was observed, the remedy and the commands (as `gwctl diagnose`).
+/** @jsxRuntime automatic @jsxImportSource react */
+import { Box, Text } from 'ink';
+import { useState } from 'react';
+import { ByHand } from '../components/by-hand.tsx';
+import { CheckList, CheckSummary } from '../components/check-list.tsx';
+import { Menu } from '../components/menu.tsx';
+import { Problem } from '../components/problem.tsx';
+import { ScrollBox } from '../components/scroll-box.tsx';
+import { cycle, movement } from '../hooks/keys.ts';
+import { useScreenKeys, useSession } from '../hooks/session.ts';
+import { DIAGNOSE_STATUSES, diagnoseCommandLine, statusMeaning, useDiagnose } from '../hooks/use-diagnose.ts';
+import { useScroll } from '../hooks/use-scroll.ts';
+import { BACK, HELP, ScreenFrame } from './screen-frame.tsx';
+import { RunHeader } from './run-header.tsx';
+
+const DIAGNOSE_HELP = {
+  about: [
+    'Finds why a client fails, in the order of spec 4.4: same execution plane, proxy health, the',
+    "client's base address, pinned settings, the credential in this shell, the key's format, the",
+    "proxy's upstream, then a direct request. With a status (401, 403, 404, 429, 502, 503) only the",
+    'checks that can explain it run, and the status is classified against the error table (spec 7).',
+  ],
+  keys: [
+    ['enter', 'run with the chosen status'],
+    ['s', 'choose another status'],
+    ['r', 'run again'],
+    ['j k', 'move / scroll the results'],
+  ] as const,
+};
+
+const CHOICES: Array<number | undefined> = [undefined, ...DIAGNOSE_STATUSES];
+
+export function DiagnoseScreen() {
+  const session = useSession();
+  const theme = session.theme;
+  const { state, start } = useDiagnose();
+  const [picking, setPicking] = useState(true);
+  const [choice, setChoice] = useState(0);
+  const status = CHOICES[choice];
+  const viewport = Math.max(3, session.bodyHeight - 4);
+  const scroll = useScroll(viewport);
+  const run = () => {
+    setPicking(false);
+    scroll.reset();
+    void start(status);
+  };
+  useScreenKeys((input, key) => {
+    const move = movement(input, key, viewport - 1);
+    if (picking) {
+      if (move !== null) {
+        setChoice((c) => cycle(c, move, CHOICES.length));
+        return true;
+      }
+      if (key.return) {
+        run();
+        return true;
+      }
+      return false;
+    }
+    if (move !== null) {
+      scroll.scrollBy(move);
+      return true;
+    }
+    if (state.phase === 'running') return false;
+    if (input === 'r') {
+      run();
+      return true;
+    }
+    if (input === 's') {
+      setPicking(true);
+      return true;
+    }
+    return false;
+  });
+  const items = CHOICES.map((s) => (s === undefined ? { label: 'No status', hint: 'check everything' } : { label: String(s), hint: statusMeaning(s) }));
+  if (picking) {
+    return (
+      <ScreenFrame title="Diagnose" hints={[['↑↓', 'choose'], ['enter', 'run'], BACK, HELP]} help={DIAGNOSE_HELP}>
+        <Text>What did the client show?</Text>
+        <Menu items={items} selected={choice} theme={theme} hintWidth={session.width < 60 ? 0 : undefined} />
+        <Box marginTop={1}>
+          <ByHand command={diagnoseCommandLine(status)} theme={theme} />
+        </Box>
+      </ScreenFrame>
+    );
+  }
+  return (
+    <ScreenFrame title="Diagnose" hints={[['r', 'run again'], ['s', 'status'], ['j/k', 'scroll'], BACK, HELP]} help={DIAGNOSE_HELP}>
+      <RunHeader what={status === undefined ? 'Diagnosis (no status given)' : `Diagnosis for ${status}`} phase={state.phase} ok={state.report?.ok} startedAt={state.startedAt} endedAt={state.endedAt} theme={theme} />
+      <ScrollBox height={viewport} offset={scroll.offset} contentHeight={scroll.contentHeight} onContentHeight={scroll.onContentHeight} theme={theme}>
+        <CheckList results={state.results} running={state.running} theme={theme} idWidth={session.width >= 110 ? 24 : 22} />
+        {state.problem && <Problem message={state.problem.message} remedy={state.problem.remedy} theme={theme} />}
+      </ScrollBox>
+      <Box flexDirection="column">
+        {state.phase === 'done' ? <CheckSummary results={state.results} theme={theme} /> : <Text> </Text>}
+        <ByHand command={diagnoseCommandLine(status)} theme={theme} />
+      </Box>
+    </ScreenFrame>
+  );
+}
