@@ -3,9 +3,9 @@
 import type { CommandModule } from 'yargs';
 import { undiciGet } from '../../core/client/undici-http-get.ts';
 import type { HttpGet } from '../../core/client/http-get.ts';
-import { serviceAddress } from '../../core/config/service-address.ts';
 import type { RouteType } from '../../core/doctor/classify-models-call.ts';
 import { runVerify } from '../../core/doctor/run-verify.ts';
+import { verifyTarget } from '../../core/doctor/verify-target.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
 import { toJson } from '../output/format-table.ts';
 import { renderChecks } from '../output/render-checks.ts';
@@ -40,21 +40,8 @@ export function verifyCommand(ctx: CliContext, http: HttpGet = undiciGet): Comma
         }) as never,
     handler: async (args) => {
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
-      const root = settingsOptions.guard(() => serviceAddress(settings).root);
-      let baseUrl: string;
-      if (settings.baseUrl.source === 'flag') baseUrl = settings.baseUrl.value as string;
-      else if (args.type === 'images') baseUrl = `${settingsOptions.guard(() => serviceAddress(settings, 'imageBaseUrl').root)}/v1`;
-      else baseUrl = args.type === 'chat' ? `${root}/v1` : root;
-      const keyVar = args.keyEnv ?? (settings['client.tokenVar'].value as string);
-      const context = {
-        keyVar,
-        key: ctx.env[keyVar],
-        baseUrl,
-        routeType: args.type,
-        http,
-        timeoutMs: args.timeout,
-        vars: { base_url: root, token_var: keyVar, base_var: settings['client.baseUrlVar'].value as string, proxy_url: settings.proxyUrl.value as string },
-      };
+      const { baseUrl, keyVar, vars } = settingsOptions.guard(() => verifyTarget(settings, args.type, args.keyEnv));
+      const context = { keyVar, key: ctx.env[keyVar], baseUrl, routeType: args.type, http, timeoutMs: args.timeout, vars };
       if (!args.json) ctx.stdout(`gwctl verify: ${baseUrl} (${args.type}), key from ${keyVar}\n`);
       const report = await runVerify(context, { onResult: (r) => (args.json ? ctx.stderr(renderChecks.progress(r)) : ctx.stdout(renderChecks.one(r))) });
       if (args.json) ctx.stdout(toJson(report));
