@@ -1,0 +1,51 @@
+// What the HTTP provider types share: identity, models, routing and translation settings, one pooled
+// upstream, and the operations their protocol serves (each type names its paths and credentials).
+import { HttpUpstream } from './http-upstream.ts';
+import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from './provider.ts';
+import type { TranslationSettings } from './translate/translators.ts';
+
+export interface HttpProviderOptions {
+  name: string;
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs: number;
+  models: ModelInfo[];
+  routing?: RoutingSettings;
+  translation?: TranslationSettings;
+}
+
+export abstract class HttpProvider implements Provider {
+  abstract readonly type: string;
+  readonly name: string;
+  readonly models: ModelInfo[];
+  readonly routing?: RoutingSettings;
+  readonly translation?: TranslationSettings;
+  private readonly upstream: HttpUpstream;
+
+  constructor(
+    options: HttpProviderOptions,
+    /** Upstream path of each operation this protocol serves, relative to the base URL. */
+    private readonly paths: Partial<Record<Operation, string>>,
+  ) {
+    this.name = options.name;
+    this.models = options.models;
+    this.routing = options.routing;
+    this.translation = options.translation;
+    this.upstream = new HttpUpstream({ providerName: options.name, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs });
+  }
+
+  /** Protocol and credential headers added to the client's forwarded ones. */
+  protected abstract upstreamHeaders(clientHeaders: Record<string, string>): Record<string, string>;
+
+  supports(operation: Operation): boolean {
+    return operation in this.paths;
+  }
+
+  send(request: ProviderRequest): Promise<ProviderResponse> {
+    return this.upstream.post(this.paths[request.operation]! + request.query, request.body, this.upstreamHeaders(request.headers), request.signal);
+  }
+
+  close(): Promise<void> {
+    return this.upstream.close();
+  }
+}
