@@ -244,26 +244,7 @@ export async function readResponse(response: Response): Promise<StreamRead> {
   return { status: response.status, headers: response.headers, chunks, bytes, text: bytes.toString('utf8') };
 }
 
-export interface ParsedSse {
-  event?: string;
-  data: string;
-}
-
-/** A deliberately small SSE reader for assertions (independent of the gateway's parser). */
-export function parseSse(text: string): ParsedSse[] {
-  return text
-    .split(/\r?\n\r?\n/)
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      let event: string | undefined;
-      const data: string[] = [];
-      for (const line of block.split(/\r?\n/)) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      return { event, data: data.join('\n') };
-    });
-}
+export { parseSse, type ParsedSse } from './sse-text.ts';
 
 export interface RawResponse {
   status: number;

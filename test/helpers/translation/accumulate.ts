@@ -3,6 +3,7 @@
 // messages accumulator also checks the event grammar (message_start first, blocks opened in index
 // order, deltas only into open blocks, every block closed, message_stop last).
 import assert from 'node:assert/strict';
+import { parseSse } from '../sse-text.ts';
 
 export interface ParsedEvent {
   event?: string;
@@ -11,18 +12,7 @@ export interface ParsedEvent {
 
 /** Splits SSE text into events (blank-line separated; comments dropped). */
 export function parseSseText(text: string): ParsedEvent[] {
-  return text
-    .split(/\r?\n\r?\n/)
-    .filter((block) => block.split(/\r?\n/).some((line) => line.startsWith('data:')))
-    .map((block) => {
-      let event: string | undefined;
-      const data: string[] = [];
-      for (const line of block.split(/\r?\n/)) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      return { event, data: data.join('\n') };
-    });
+  return parseSse(text).filter((e) => e.hasData);
 }
 
 export interface ChatView {
