@@ -2,22 +2,12 @@
 // verified, proxy health with version and service, the route start would take), the menu moves with
 // arrows and j/k, enter opens, esc goes back, ? shows help on every screen, q and ctrl-c leave.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { cleanup } from 'ink-testing-library';
+import { test } from 'node:test';
 import { HOME_MENU } from '../../tui/screens/home-screen.tsx';
 import { waitFor } from '../helpers/wait-for.ts';
-import { fakeHttp, fakeProxy, GATEWAY, KEY, machine, renderApp, reply, statusReport, TEST_KEY, type Machine } from './tui-harness.tsx';
+import { fakeHttp, fakeProxy, GATEWAY, KEY, renderApp, reply, statusReport, TEST_KEY, machinesForThisFile } from './tui-harness.tsx';
 
-const machines: Machine[] = [];
-function setup(...args: Parameters<typeof machine>): Machine {
-  const m = machine(...args);
-  machines.push(m);
-  return m;
-}
-after(() => {
-  cleanup();
-  for (const m of machines) m.sandbox.cleanup();
-});
+const setup = machinesForThisFile();
 
 test('home: the status panel fills in with base URL, masked verified key, proxy and route', async () => {
   const { deps } = setup();

@@ -2,21 +2,11 @@
 // with its symbol, cause code, what was observed, the remedy and the commands; the summary line and
 // the command that does the same by hand. The engine is the real one; its HTTP is faked.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { cleanup } from 'ink-testing-library';
+import { test } from 'node:test';
 import type { HttpOutcome } from '../../core/client/http-get.ts';
-import { deferred, fakeHttp, flat, KEY, machine, renderApp, reply, TEST_KEY, type Machine } from './tui-harness.tsx';
+import { deferred, fakeHttp, flat, KEY, renderApp, reply, TEST_KEY, machinesForThisFile } from './tui-harness.tsx';
 
-const machines: Machine[] = [];
-function setup(...args: Parameters<typeof machine>): Machine {
-  const m = machine(...args);
-  machines.push(m);
-  return m;
-}
-after(() => {
-  cleanup();
-  for (const m of machines) m.sandbox.cleanup();
-});
+const setup = machinesForThisFile();
 
 test('verify: spinner and elapsed time while the model list is asked for, then PASS lines and the summary', async () => {
   const held = deferred<HttpOutcome>();

@@ -4,20 +4,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { cleanup } from 'ink-testing-library';
-import { flat, KEY, machine, renderApp, TEST_KEY, type Machine } from './tui-harness.tsx';
+import { test } from 'node:test';
+import { flat, KEY, renderApp, TEST_KEY, machinesForThisFile } from './tui-harness.tsx';
 
-const machines: Machine[] = [];
-function setup(...args: Parameters<typeof machine>): Machine {
-  const m = machine(...args);
-  machines.push(m);
-  return m;
-}
-after(() => {
-  cleanup();
-  for (const m of machines) m.sandbox.cleanup();
-});
+const setup = machinesForThisFile();
 
 test('client config: entries per client, pinned entries masked; c cleans after confirming, R restores', async () => {
   const m = setup();

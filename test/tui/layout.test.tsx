@@ -2,21 +2,11 @@
 // terminals get the side-by-side home and full-width rules, and a resize is followed; NO_COLOR
 // turns every colour off while symbols and words stay.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { cleanup } from 'ink-testing-library';
+import { test } from 'node:test';
 import { createTheme } from '../../tui/theme.ts';
-import { KEY, machine, renderApp, renderSized, type Machine } from './tui-harness.tsx';
+import { KEY, renderApp, renderSized, machinesForThisFile } from './tui-harness.tsx';
 
-const machines: Machine[] = [];
-function setup(...args: Parameters<typeof machine>): Machine {
-  const m = machine(...args);
-  machines.push(m);
-  return m;
-}
-after(() => {
-  cleanup();
-  for (const m of machines) m.sandbox.cleanup();
-});
+const setup = machinesForThisFile();
 
 function fits(frame: string, columns: number, rows: number, what: string): void {
   const lines = frame.split('\n');

@@ -3,21 +3,11 @@
 // pane, esc cancels it; a refused plan cannot be confirmed; acceptance shows each layer running,
 // then results with cause codes and evidence.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { cleanup } from 'ink-testing-library';
+import { test } from 'node:test';
 import type { CheckReport } from '../../core/proxy/proxy-causes.ts';
-import { deferred, fakeProxy, flat, KEY, machine, operationResult, plannedChange, renderApp, statusReport, type Machine } from './tui-harness.tsx';
+import { deferred, fakeProxy, flat, KEY, operationResult, plannedChange, renderApp, statusReport, machinesForThisFile } from './tui-harness.tsx';
 
-const machines: Machine[] = [];
-function setup(...args: Parameters<typeof machine>): Machine {
-  const m = machine(...args);
-  machines.push(m);
-  return m;
-}
-after(() => {
-  cleanup();
-  for (const m of machines) m.sandbox.cleanup();
-});
+const setup = machinesForThisFile();
 
 test('proxy: status rows and findings with cause, remedy and commands; the command by hand', async () => {
   const report = statusReport({

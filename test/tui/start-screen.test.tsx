@@ -4,22 +4,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { cleanup } from 'ink-testing-library';
+import { test } from 'node:test';
 import type { Handover } from '../../tui/hooks/session.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { fakeHttp, flat, KEY, machine, PROXY, renderApp, reply, TEST_KEY, type Machine } from './tui-harness.tsx';
+import { fakeHttp, flat, KEY, PROXY, renderApp, reply, TEST_KEY, machinesForThisFile } from './tui-harness.tsx';
 
-const machines: Machine[] = [];
-function setup(...args: Parameters<typeof machine>): Machine {
-  const m = machine(...args);
-  machines.push(m);
-  return m;
-}
-after(() => {
-  cleanup();
-  for (const m of machines) m.sandbox.cleanup();
-});
+const setup = machinesForThisFile();
 
 function handoverOf(exits: unknown[]): Handover {
   assert.equal(exits.length, 1, 'the app left once');

@@ -4,7 +4,8 @@
 // waits on frames.
 import { EventEmitter } from 'node:events';
 import { render as inkRender } from 'ink';
-import { render } from 'ink-testing-library';
+import { cleanup as cleanupInk, render } from 'ink-testing-library';
+import { after } from 'node:test';
 import type { HttpGet, HttpOutcome, HttpRequest } from '../../core/client/http-get.ts';
 import type { ProxyStatusReport } from '../../core/proxy/proxy-status.ts';
 import { App } from '../../tui/app.tsx';
@@ -290,5 +291,22 @@ export function renderSized(deps: TuiDeps, columns: number, rows: number): Rende
       stdout.rows = r;
       stdout.emit('resize');
     },
+  };
+}
+
+/**
+ * Per test file: a `setup` that builds machines and removes their sandboxes (and Ink's renders)
+ * when the file's tests are done.
+ */
+export function machinesForThisFile(): (...args: Parameters<typeof machine>) => Machine {
+  const machines: Machine[] = [];
+  after(() => {
+    cleanupInk();
+    for (const m of machines) m.sandbox.cleanup();
+  });
+  return (...args) => {
+    const m = machine(...args);
+    machines.push(m);
+    return m;
   };
 }
