@@ -6,9 +6,19 @@ import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError } from '../providers/provider.ts';
 import type { GatewaySettings } from '../gateway-deps.ts';
 
+/**
+ * Failures no retry can fix: a wrong, deleted or malformed key, a disabled account, a provider
+ * refusing the gateway's own credential. `x-should-retry: false` makes clients stop at once and show
+ * the message instead of retrying silently with back-off.
+ */
+function isPermanent(error: GatewayError): boolean {
+  return error.status === 401 || error.status === 403 || error.code === 'upstream_auth_failed';
+}
+
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
   const surface = request.gateway?.surface ?? 'openai';
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  if (isPermanent(error)) reply.header('x-should-retry', 'false');
   reply.code(error.status).type('application/json');
   const body =
     surface === 'messages'

@@ -5,6 +5,7 @@ import { extractApiKey } from '../auth/credential-parser.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { surfaceOf } from '../gateway-request.ts';
+import { clientSessionId } from '../usage/client-session.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
   app.decorateRequest('gateway', null as never);
@@ -47,6 +48,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, stat
     status: state.outcomeStatus ?? status,
     inputTokens: state.inputTokens,
     outputTokens: state.outputTokens,
+    sessionId: clientSessionId(request.headers),
   });
 }
 

@@ -15,6 +15,7 @@ import { isUsageOnlyChunk, StreamUsage, usageFromJson } from '../usage/usage-ext
 import { readBody } from './read-body.ts';
 import { streamErrorEvent } from './stream-error-event.ts';
 import { translatedStream } from './translated-stream.ts';
+import { relayUpstreamHeaders } from './upstream-headers.ts';
 
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
 
@@ -55,9 +56,10 @@ export async function readUpstreamBody(body: AsyncIterable<Uint8Array>, provider
   }
 }
 
-function markServed(reply: FastifyReply, options: RelayOptions): void {
+function markServed(request: FastifyRequest, reply: FastifyReply, upstreamHeaders: Record<string, string>, options: RelayOptions): void {
   reply.header('x-gateway-provider', options.providerName);
   reply.header('x-gateway-attempts', String(options.attempts));
+  relayUpstreamHeaders(reply, request.gateway.surface, upstreamHeaders, !options.translator);
 }
 
 /** The gateway's own milliseconds so far: time since the request arrived, minus time spent on upstreams. */
@@ -67,7 +69,7 @@ function stampOverhead(reply: FastifyReply, timing: UpstreamTiming): void {
 
 /** An upstream error status, in the client's envelope (the upstream's bytes when they already are). */
 export function sendUpstreamError(request: FastifyRequest, reply: FastifyReply, response: BufferedResponse, options: RelayOptions): FastifyReply {
-  markServed(reply, options);
+  markServed(request, reply, response.headers, options);
   // The provider refusing the gateway's own credentials is a gateway fault, not the caller's key.
   if (response.status === 401) {
     throw new GatewayError(
@@ -80,8 +82,6 @@ export function sendUpstreamError(request: FastifyRequest, reply: FastifyReply, 
   const snippet = response.bytes.toString('utf8').replace(/\s+/g, ' ').slice(0, 200);
   const fallback = `The upstream provider "${options.providerName}" answered ${response.status}${snippet ? `: ${snippet}` : ''}`;
   const body = clientErrorBody(request.gateway.surface, response.status, parsed, fallback, request.id);
-  const retryAfter = response.headers['retry-after'];
-  if (retryAfter) reply.header('retry-after', retryAfter);
   stampOverhead(reply, options.timing);
   reply.code(response.status).type('application/json');
   return reply.send(body === undefined ? response.bytes : body);
@@ -100,7 +100,7 @@ export async function relayResponse(request: FastifyRequest, reply: FastifyReply
     const bytes = await readUpstreamBody(response.body, options.providerName, options.abort, options.timing);
     return sendUpstreamError(request, reply, { status: response.status, headers: response.headers, bytes }, options);
   }
-  markServed(reply, options);
+  markServed(request, reply, response.headers, options);
 
   if (!contentType.includes('text/event-stream')) {
     const bytes = await readUpstreamBody(response.body, options.providerName, options.abort, options.timing);

@@ -4,24 +4,16 @@ import type { GatewayDeps } from '../gateway-deps.ts';
 import { authenticateWith } from '../plugins/api-hooks.ts';
 import { forwardToProvider } from './forward-to-provider.ts';
 
-const nullableCount = { type: ['integer', 'null'], minimum: 1 };
-
+// An open format like the messages body: only what routing and usage counting need is checked
+// (new roles such as `developer`, new fields and part types go to the upstream as sent).
 const bodySchema = {
   type: 'object',
   required: ['model', 'messages'],
   properties: {
     model: { type: 'string', minLength: 1 },
-    messages: {
-      type: 'array',
-      minItems: 1,
-      items: { type: 'object', required: ['role'], properties: { role: { type: 'string', minLength: 1 } } },
-    },
+    messages: { type: 'array' },
     stream: { type: ['boolean', 'null'] },
-    stream_options: { type: ['object', 'null'], properties: { include_usage: { type: 'boolean' } } },
-    n: nullableCount,
-    max_tokens: nullableCount,
-    max_completion_tokens: nullableCount,
-    temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
+    stream_options: { type: ['object', 'null'] },
   },
 };
 

@@ -13,7 +13,21 @@ import { adaptationFor, DEFAULT_TRANSLATION, type Translator } from '../provider
 import { settleAnswer } from '../relay/settle-answer.ts';
 import { readUpstreamBody, relayResponse, sendUpstreamError, type BufferedResponse, type RelayOptions, type UpstreamTiming } from '../relay/relay-response.ts';
 
-const FORWARDED_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta'];
+/**
+ * Client headers a same-protocol upstream receives. Every `anthropic-*` header is an open list
+ * (versions, betas, workspace ids, names not invented yet) that travels with the body it describes;
+ * on the chat-completions side only the beta flag does (organisation and project headers name the
+ * client's own account, not the gateway's).
+ */
+function protocolHeaders(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const messagesClient = request.gateway.surface === 'messages';
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value !== 'string') continue;
+    if (messagesClient ? name.startsWith('anthropic-') : name === 'openai-beta') headers[name] = value;
+  }
+  return headers;
+}
 
 const ENDPOINT_OF: Record<Operation, string> = {
   chat: '/v1/chat/completions',
@@ -94,11 +108,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: FastifyReque
   }
   request.gateway.model = candidates[0]!.model.id;
 
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_HEADERS) {
-    const value = request.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
+  const headers = protocolHeaders(request);
   const abort = new AbortController();
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();

@@ -5,20 +5,16 @@ import type { GatewayDeps } from '../gateway-deps.ts';
 import { authenticateWith } from '../plugins/api-hooks.ts';
 import { forwardToProvider } from './forward-to-provider.ts';
 
-const messageItems = {
-  type: 'object',
-  required: ['role', 'content'],
-  properties: { role: { type: 'string', enum: ['user', 'assistant'] }, content: { type: ['string', 'array'] } },
-};
-
+// The body is an open format: new fields, block types and message shapes (e.g. `system` entries in
+// the middle of `messages`) appear with every client release. Only what routing needs is checked;
+// the upstream judges the rest in its own words, which clients' recovery logic matches on.
 const messagesSchema = {
   type: 'object',
   required: ['model', 'max_tokens', 'messages'],
   properties: {
     model: { type: 'string', minLength: 1 },
-    max_tokens: { type: 'integer', minimum: 1 },
-    messages: { type: 'array', items: messageItems },
-    system: { type: ['string', 'array'] },
+    max_tokens: { type: 'integer' },
+    messages: { type: 'array' },
     stream: { type: 'boolean' },
   },
 };
@@ -28,8 +24,7 @@ const countTokensSchema = {
   required: ['model', 'messages'],
   properties: {
     model: { type: 'string', minLength: 1 },
-    messages: { type: 'array', items: messageItems },
-    system: { type: ['string', 'array'] },
+    messages: { type: 'array' },
   },
 };
 

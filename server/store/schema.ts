@@ -40,6 +40,19 @@ export interface UsageTable {
   errors: number | string;
 }
 
+/** One row per hour, user, key, client session and model; only for requests that named a session. */
+export interface UsageSessionsTable {
+  hour: string;
+  user_id: string;
+  key_id: string;
+  session_id: string;
+  model: string;
+  requests: number | string;
+  input_tokens: number | string;
+  output_tokens: number | string;
+  errors: number | string;
+}
+
 export interface UsageErrorsTable {
   hour: string;
   user_id: string;
@@ -76,5 +89,6 @@ export interface Database {
   api_keys: ApiKeysTable;
   usage: UsageTable;
   usage_errors: UsageErrorsTable;
+  usage_sessions: UsageSessionsTable;
   schema_probe: { id: Generated<number> };
 }

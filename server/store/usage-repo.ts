@@ -17,6 +17,17 @@ export interface UsageDelta extends UsageBucketKey {
   errorsByStatus: Record<number, number>;
 }
 
+/** Usage of one client session in one hour (requests that carried a session id). */
+export interface SessionUsageDelta extends UsageBucketKey {
+  sessionId: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  errors: number;
+}
+
+export type SessionUsageRow = SessionUsageDelta;
+
 export interface UsageRow extends UsageBucketKey {
   requests: number;
   inputTokens: number;
@@ -34,8 +45,8 @@ export class UsageRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Adds a batch of deltas in one transaction, so a flush is all or nothing. */
-  async apply(deltas: UsageDelta[], lastUsed: Map<string, string>): Promise<void> {
-    if (deltas.length === 0 && lastUsed.size === 0) return;
+  async apply(deltas: UsageDelta[], lastUsed: Map<string, string>, sessions: SessionUsageDelta[] = []): Promise<void> {
+    if (deltas.length === 0 && lastUsed.size === 0 && sessions.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
       for (const d of deltas) {
         await trx
@@ -70,6 +81,30 @@ export class UsageRepo {
             )
             .execute();
         }
+      }
+      for (const d of sessions) {
+        await trx
+          .insertInto('usage_sessions')
+          .values({
+            hour: d.hour,
+            user_id: d.userId,
+            key_id: d.keyId,
+            session_id: d.sessionId,
+            model: d.model,
+            requests: d.requests,
+            input_tokens: d.inputTokens,
+            output_tokens: d.outputTokens,
+            errors: d.errors,
+          })
+          .onConflict((oc) =>
+            oc.columns(['hour', 'user_id', 'key_id', 'session_id', 'model']).doUpdateSet({
+              requests: sql`usage_sessions.requests + excluded.requests`,
+              input_tokens: sql`usage_sessions.input_tokens + excluded.input_tokens`,
+              output_tokens: sql`usage_sessions.output_tokens + excluded.output_tokens`,
+              errors: sql`usage_sessions.errors + excluded.errors`,
+            }),
+          )
+          .execute();
       }
       for (const [id, at] of lastUsed) {
         await trx.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
@@ -108,6 +143,25 @@ export class UsageRepo {
       model: r.model,
       status: Number(r.status),
       count: Number(r.count),
+    }));
+  }
+
+  async sessionRows(query: UsageQuery = {}): Promise<SessionUsageRow[]> {
+    let q = this.db.selectFrom('usage_sessions').selectAll();
+    if (query.userId) q = q.where('user_id', '=', query.userId);
+    if (query.keyId) q = q.where('key_id', '=', query.keyId);
+    if (query.sinceHour) q = q.where('hour', '>=', query.sinceHour);
+    const rows = await q.orderBy('hour').orderBy('session_id').orderBy('model').execute();
+    return rows.map((r) => ({
+      hour: r.hour,
+      userId: r.user_id,
+      keyId: r.key_id,
+      sessionId: r.session_id,
+      model: r.model,
+      requests: Number(r.requests),
+      inputTokens: Number(r.input_tokens),
+      outputTokens: Number(r.output_tokens),
+      errors: Number(r.errors),
     }));
   }
 }

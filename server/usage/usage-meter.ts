@@ -1,6 +1,6 @@
 // Aggregates usage in memory per hour, user, key and model, and writes it in batches:
 // no database write per request. flush() is called on a timer and at shutdown.
-import type { UsageDelta, UsageRepo } from '../store/usage-repo.ts';
+import type { SessionUsageDelta, UsageDelta, UsageRepo } from '../store/usage-repo.ts';
 
 export interface UsageEvent {
   userId: string;
@@ -10,6 +10,8 @@ export interface UsageEvent {
   status: number;
   inputTokens: number;
   outputTokens: number;
+  /** The client's session id (from a header such as x-claude-code-session-id), when it sent one. */
+  sessionId?: string;
 }
 
 export function hourBucket(at: Date): string {
@@ -20,6 +22,7 @@ const HOUR_MS = 3_600_000;
 
 export class UsageMeter {
   private pending = new Map<string, UsageDelta>();
+  private pendingSessions = new Map<string, SessionUsageDelta>();
   /** Key id -> epoch ms of its latest use; formatted only when written. */
   private lastUsed = new Map<string, number>();
   private hourCache = { start: -1, label: '' };
@@ -53,6 +56,20 @@ export class UsageMeter {
       delta.errorsByStatus[event.status] = (delta.errorsByStatus[event.status] ?? 0) + 1;
     }
     if (event.keyId) this.lastUsed.set(event.keyId, at);
+    if (event.sessionId) this.recordSession(hour, event);
+  }
+
+  private recordSession(hour: string, event: UsageEvent): void {
+    const id = `${hour}\u0000${event.userId}\u0000${event.keyId}\u0000${event.sessionId}\u0000${event.model}`;
+    let delta = this.pendingSessions.get(id);
+    if (!delta) {
+      delta = { hour, userId: event.userId, keyId: event.keyId, sessionId: event.sessionId!, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 };
+      this.pendingSessions.set(id, delta);
+    }
+    delta.requests += 1;
+    delta.inputTokens += Math.max(0, Math.round(event.inputTokens) || 0);
+    delta.outputTokens += Math.max(0, Math.round(event.outputTokens) || 0);
+    if (event.status >= 400) delta.errors += 1;
   }
 
   private hourLabel(at: number): string {
@@ -78,18 +95,34 @@ export class UsageMeter {
   }
 
   private async flushOnce(): Promise<void> {
-    if (this.pending.size === 0 && this.lastUsed.size === 0) return;
+    if (this.pending.size === 0 && this.lastUsed.size === 0 && this.pendingSessions.size === 0) return;
     const batch = this.pending;
     const lastUsed = this.lastUsed;
+    const sessions = this.pendingSessions;
     this.pending = new Map();
     this.lastUsed = new Map();
+    this.pendingSessions = new Map();
     try {
-      await this.repo.apply([...batch.values()], new Map([...lastUsed].map(([id, at]) => [id, new Date(at).toISOString()])));
+      const lastUsedAt = new Map([...lastUsed].map(([id, at]) => [id, new Date(at).toISOString()]));
+      await this.repo.apply([...batch.values()], lastUsedAt, [...sessions.values()]);
     } catch (error) {
       for (const [id, delta] of batch) this.mergeBack(id, delta);
+      for (const [id, delta] of sessions) this.mergeSessionBack(id, delta);
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
       throw error;
     }
+  }
+
+  private mergeSessionBack(id: string, delta: SessionUsageDelta): void {
+    const current = this.pendingSessions.get(id);
+    if (!current) {
+      this.pendingSessions.set(id, delta);
+      return;
+    }
+    current.requests += delta.requests;
+    current.inputTokens += delta.inputTokens;
+    current.outputTokens += delta.outputTokens;
+    current.errors += delta.errors;
   }
 
   private mergeBack(id: string, delta: UsageDelta): void {

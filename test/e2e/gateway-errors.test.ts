@@ -221,7 +221,11 @@ providers:
       const noMaxTokens = await messages({ model: 'demo-chat', messages: [{ role: 'user', content: 'hi' }] });
       assert.equal(noMaxTokens.status, 400);
       assert.match(assertMessagesShape(noMaxTokens.json(), 'invalid_request_error').error.message, /max_tokens/);
-      const badRole = await messages(messagesBody('demo-chat', { messages: [{ role: 'system', content: 'x' }] }));
+      const notAList = await messages(messagesBody('demo-chat', { messages: 'hi' }));
+      assert.equal(notAList.status, 400);
+      assert.match(assertMessagesShape(notAList.json(), 'invalid_request_error').error.message, /messages/);
+      // Roles are the model's to judge (system entries may come mid-conversation); the demo model refuses unknown ones.
+      const badRole = await messages(messagesBody('demo-chat', { messages: [{ role: 'robot', content: 'x' }] }));
       assert.equal(badRole.status, 400);
       assert.match(assertMessagesShape(badRole.json(), 'invalid_request_error').error.message, /messages\.0\.role/);
     });

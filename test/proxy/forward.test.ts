@@ -228,3 +228,39 @@ test('the bootstrap route is proxied through bootstrap-defense only', async (t) 
   assert.equal(upstream.received[0].url, '/api/claude_cli/bootstrap?x=1');
   assert.equal(upstream.received[0].headers['content-length'], '0');
 });
+
+test('every anthropic-* header reaches the upstream, and the headers clients act on come back', async (t) => {
+  const upstream = await startFakeUpstream((_req, res) => {
+    res.writeHead(429, {
+      'content-type': 'application/json',
+      'retry-after': '7',
+      'x-should-retry': 'false',
+      'request-id': 'req_upstream_0042',
+      'anthropic-ratelimit-unified-status': 'rejected',
+      'anthropic-ratelimit-tokens-remaining': '0',
+    });
+    res.end('{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}');
+  });
+  t.after(() => upstream.close());
+  const proxy = await startProxy(t, upstream.url);
+  const res = await request(proxy.url, 'POST', '/v1/messages?beta=true', {
+    'content-type': 'application/json',
+    authorization: 'Bearer sk-open-headers',
+    'anthropic-version': '2023-06-01',
+    'anthropic-beta': 'mid-conversation-system-2026-04-07',
+    'anthropic-workspace-id': 'wrkspc_01',
+    'anthropic-not-invented-yet': 'kept as sent',
+    'x-claude-code-session-id': 'sess-open',
+  }, JSON.stringify({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }, { role: 'system', content: 'mid' }] }));
+  const [seen] = upstream.received;
+  assert.equal(seen.headers['anthropic-workspace-id'], 'wrkspc_01');
+  assert.equal(seen.headers['anthropic-not-invented-yet'], 'kept as sent');
+  assert.equal(seen.headers['anthropic-beta'], 'mid-conversation-system-2026-04-07');
+  assert.equal(res.status, 429);
+  assert.equal(res.headers['retry-after'], '7');
+  assert.equal(res.headers['x-should-retry'], 'false');
+  assert.equal(res.headers['request-id'], 'req_upstream_0042');
+  assert.equal(res.headers['anthropic-ratelimit-unified-status'], 'rejected');
+  assert.equal(res.headers['anthropic-ratelimit-tokens-remaining'], '0');
+  assert.match(res.body.toString(), /per-minute rate limit/);
+});

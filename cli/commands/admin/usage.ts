@@ -1,5 +1,7 @@
-// gwctl admin usage [--user <name>] [--since <hours>] [--json]: requests, tokens and errors per user, key and model.
+// gwctl admin usage [--user <name>] [--since <hours>] [--by key|session] [--json]: requests, tokens and
+// errors per user, key and model, or per client session (requests whose client named one).
 import type { CommandModule } from 'yargs';
+import type { SessionUsageRow } from '../../../server/store/usage-repo.ts';
 import { hourBucket } from '../../../server/usage/usage-meter.ts';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { formatTable, toJson } from '../../output/format-table.ts';
@@ -8,7 +10,47 @@ import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts'
 interface Args extends StoreArgs {
   user?: string;
   since: number;
+  by: 'key' | 'session';
   json: boolean;
+}
+
+interface KeyTotal {
+  user: string;
+  keyId: string;
+  model: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  errors: Record<string, number>;
+}
+
+interface SessionTotal {
+  sessionId: string;
+  user: string;
+  keyId: string;
+  model: string;
+  firstHour: string;
+  lastHour: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  errors: number;
+}
+
+/** Sums hourly session rows into one row per session, user, key and model (rows come ordered by hour). */
+function sessionTotals(rows: SessionUsageRow[], users: Map<string, string>): SessionTotal[] {
+  const totals = new Map<string, SessionTotal>();
+  for (const row of rows) {
+    const id = `${row.sessionId}\u0000${row.userId}\u0000${row.keyId}\u0000${row.model}`;
+    const total = totals.get(id) ?? { sessionId: row.sessionId, user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, firstHour: row.hour, lastHour: row.hour, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 };
+    total.lastHour = row.hour;
+    total.requests += row.requests;
+    total.inputTokens += row.inputTokens;
+    total.outputTokens += row.outputTokens;
+    total.errors += row.errors;
+    totals.set(id, total);
+  }
+  return [...totals.values()];
 }
 
 export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
@@ -19,6 +61,7 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
       withStoreOptions(y)
         .option('user', { type: 'string', describe: 'Only this user' })
         .option('since', { type: 'number', default: 24 * 30, describe: 'Hours to look back' })
+        .option('by', { choices: ['key', 'session'] as const, default: 'key' as const, describe: 'Group per user, key and model, or per client session' })
         .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document' }) as never,
     handler: async (args) => {
       if (!Number.isFinite(args.since) || args.since <= 0) throw new CliError('--since must be a positive number of hours.', undefined, EXIT.usage);
@@ -30,9 +73,10 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
           userId = (await store.users.findByName(args.user))?.id;
           if (!userId) throw new CliError(`No user named "${args.user}".`, 'Check `gwctl admin user list`.');
         }
+        if (args.by === 'session') return { sinceHour, by: args.by, rows: sessionTotals(await store.usage.sessionRows({ userId, sinceHour }), users) };
         const rows = await store.usage.rows({ userId, sinceHour });
         const errors = await store.usage.errorsByStatus({ userId, sinceHour });
-        const totals = new Map<string, { user: string; keyId: string; model: string; requests: number; inputTokens: number; outputTokens: number; errors: Record<string, number> }>();
+        const totals = new Map<string, KeyTotal>();
         for (const row of rows) {
           const id = `${row.userId}\u0000${row.keyId}\u0000${row.model}`;
           const total = totals.get(id) ?? { user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: {} };
@@ -45,17 +89,28 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
           const total = totals.get(`${e.userId}\u0000${e.keyId}\u0000${e.model}`);
           if (total) total.errors[e.status] = (total.errors[e.status] ?? 0) + e.count;
         }
-        return { sinceHour, rows: [...totals.values()] };
+        return { sinceHour, by: args.by, rows: [...totals.values()] };
       });
       if (args.json) {
         ctx.stdout(toJson(report));
+      } else if (report.by === 'session') {
+        ctx.stdout(`Usage per client session since ${report.sinceHour}\n`);
+        const rows = report.rows as SessionTotal[];
+        ctx.stdout(
+          rows.length === 0
+            ? 'No request named a client session in this period (clients such as Claude Code send one in x-claude-code-session-id).\n'
+            : formatTable(
+                ['SESSION', 'USER', 'KEY', 'MODEL', 'FIRST HOUR', 'LAST HOUR', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'ERRORS'],
+                rows.map((r) => [r.sessionId, r.user, r.keyId || '(web)', r.model, r.firstHour, r.lastHour, r.requests, r.inputTokens, r.outputTokens, r.errors]),
+              ),
+        );
       } else {
         ctx.stdout(`Usage since ${report.sinceHour}\n`);
         const errorsText = (e: Record<string, number>) => Object.entries(e).map(([s, c]) => `${s}×${c}`).join(' ') || '-';
         ctx.stdout(
           formatTable(
             ['USER', 'KEY', 'MODEL', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'ERRORS'],
-            report.rows.map((r) => [r.user, r.keyId || '(web)', r.model, r.requests, r.inputTokens, r.outputTokens, errorsText(r.errors)]),
+            (report.rows as KeyTotal[]).map((r) => [r.user, r.keyId || '(web)', r.model, r.requests, r.inputTokens, r.outputTokens, errorsText(r.errors)]),
           ),
         );
       }

@@ -1,7 +1,7 @@
 // The built-in `demo` provider: a text model for both protocols and an image model, with no
 // upstream account. Answers are deterministic, streamed in several chunks with honest usage.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openAiErrorBody } from '../../../core/protocol/error-bodies.ts';
+import { messagesErrorBody, openAiErrorBody } from '../../../core/protocol/error-bodies.ts';
 import { randomBase62 } from '../../auth/random-tokens.ts';
 import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from '../provider.ts';
 import { chatCompletionFrames, chatCompletionJson } from './demo-chat-body.ts';
@@ -13,6 +13,8 @@ import { promptText } from './prompt-text.ts';
 export const DEMO_TEXT_MODEL = 'demo-chat';
 export const DEMO_IMAGE_MODEL = 'demo-image';
 export const DEMO_MAX_IMAGES = 4;
+/** Roles the demo model understands in the messages protocol (system entries may come mid-conversation). */
+const DEMO_MESSAGE_ROLES = ['user', 'assistant', 'system'];
 
 export interface DemoProviderOptions {
   name?: string;
@@ -74,6 +76,11 @@ export class DemoProvider implements Provider {
     if (body.n !== undefined && body.n !== 1) {
       return json(400, openAiErrorBody(400, `${DEMO_TEXT_MODEL} produces one choice; set n to 1 or leave it out.`, { param: 'n' }));
     }
+    // The gateway leaves sampling fields to the model; this one, like most, takes 0 to 2.
+    const temperature = body.temperature;
+    if (temperature !== undefined && temperature !== null && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) {
+      return json(400, openAiErrorBody(400, `temperature must be a number from 0 to 2, got ${JSON.stringify(temperature)}.`, { param: 'temperature' }));
+    }
     const text = promptText(body);
     const maxTokens = (body.max_completion_tokens ?? body.max_tokens) as number | undefined;
     const completion = completeDemo(text.lastUser, text.all, maxTokens);
@@ -85,6 +92,11 @@ export class DemoProvider implements Provider {
   }
 
   private messages(request: ProviderRequest): ProviderResponse {
+    const messages = request.json.messages as Array<{ role?: unknown }>;
+    const badRole = messages.findIndex((m) => !DEMO_MESSAGE_ROLES.includes(m?.role as string));
+    if (badRole >= 0) {
+      return json(400, messagesErrorBody(400, `messages.${badRole}.role: must be one of ${DEMO_MESSAGE_ROLES.join(', ')}, got ${JSON.stringify(messages[badRole]?.role)}.`));
+    }
     const text = promptText(request.json);
     const completion = completeDemo(text.lastUser, text.all, request.json.max_tokens as number);
     const id = `msg_${randomBase62(24)}`;

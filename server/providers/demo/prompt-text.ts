@@ -1,5 +1,5 @@
-// Extracts the text of a chat-completions or messages request: the last user turn (what the
-// demo answers) and everything (what input tokens are counted over).
+// Extracts the text of a chat-completions or messages request: the last text the user typed (what
+// the demo answers) and everything (what input tokens are counted over).
 
 type Json = Record<string, unknown>;
 
@@ -17,6 +17,16 @@ function contentText(content: unknown): string {
     .join('\n');
 }
 
+/** What the person typed last: clients put context (reminders, attachments) in earlier parts of the turn. */
+function lastTextPart(content: unknown): string {
+  if (!Array.isArray(content)) return contentText(content);
+  for (let i = content.length - 1; i >= 0; i -= 1) {
+    const part = content[i] as Json;
+    if (typeof part?.text === 'string' && part.text.trim() !== '') return part.text;
+  }
+  return contentText(content);
+}
+
 export interface PromptText {
   lastUser: string;
   all: string;
@@ -30,7 +40,7 @@ export function promptText(body: Json): PromptText {
   for (const message of Array.isArray(body.messages) ? (body.messages as Json[]) : []) {
     const text = contentText(message?.content);
     parts.push(text);
-    if (message?.role === 'user') lastUser = text;
+    if (message?.role === 'user') lastUser = lastTextPart(message.content);
   }
   return { lastUser, all: parts.filter(Boolean).join('\n') };
 }

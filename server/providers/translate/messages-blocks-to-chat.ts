@@ -32,14 +32,15 @@ function textPart(block: Json): ChatContentPart {
   return { type: 'text', text: String(block.text ?? '') };
 }
 
-function systemMessage(system: unknown): ChatMessage[] {
+/** The top-level `system`, or a `system` entry in the middle of `messages` (its `content`). */
+function systemMessage(system: unknown, field = 'system'): ChatMessage[] {
   if (isUnset(system)) return [];
   if (typeof system === 'string') return system === '' ? [] : [{ role: 'system', content: system }];
-  if (!Array.isArray(system)) refuse('system', 'must be a string or a list of text blocks.');
+  if (!Array.isArray(system)) refuse(field, 'must be a string or a list of text blocks.');
   const parts = system.map((block, i) => {
     const b = asRecord(block);
-    if (b.type !== 'text') refuse(`system[${i}].type`, 'the system prompt takes text blocks only.');
-    checkBlock(b, `system[${i}]`);
+    if (b.type !== 'text') refuse(`${field}[${i}].type`, 'system instructions take text blocks only.');
+    checkBlock(b, `${field}[${i}]`);
     return textPart(b);
   });
   if (parts.length === 0) return [];
@@ -137,7 +138,9 @@ export function chatMessagesFromMessages(system: unknown, messages: unknown): Ch
     }
     if (message.role === 'user') out.push(...userMessages(message.content, `${field}.content`));
     else if (message.role === 'assistant') out.push(assistantMessage(message.content, `${field}.content`));
-    else refuse(`${field}.role`, 'must be user or assistant.');
+    // Instructions added mid-conversation stay where they are: chat-completions takes system messages anywhere.
+    else if (message.role === 'system') out.push(...systemMessage(message.content, `${field}.content`));
+    else refuse(`${field}.role`, `"${String(message.role)}" has no chat-completions equivalent; use user, assistant or system.`);
   });
   return out;
 }

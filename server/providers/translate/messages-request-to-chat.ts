@@ -24,7 +24,11 @@ const INERT: Record<string, InertRule> = {
   speed: { inert: (v) => v === 'standard', why: 'chat-completions has no speed setting.' },
   container: { inert: () => false, why: 'containers exist only at the messages provider.' },
   mcp_servers: { inert: () => false, why: 'MCP servers are connected by the messages provider; a chat-completions upstream has none.' },
-  context_management: { inert: () => false, why: 'context management runs at the messages provider.' },
+  context_management: {
+    // Clearing thinking while keeping all of it changes nothing; any other edit runs at the messages provider.
+    inert: (v) => isRecord(v) && Array.isArray(v.edits) && v.edits.every((e) => isRecord(e) && String(e.type).startsWith('clear_thinking') && e.keep === 'all'),
+    why: 'context management edits other than keeping all thinking run at the messages provider.',
+  },
   inference_geo: { inert: () => false, why: 'chat-completions has no inference region setting.' },
 };
 
