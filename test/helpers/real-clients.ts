@@ -1,0 +1,140 @@
+// Real clients that no one here wrote, installed from the npm registry at pinned versions into a
+// cache folder shared between runs (node_modules/.cache, never committed), and run offline-safe:
+// temp HOME, non-essential traffic off, no HTTP proxy, base addresses on loopback only.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CACHE = join(ROOT, 'node_modules', '.cache', 'gwctl-real-clients');
+
+export const CLAUDE_CODE = { name: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' } as const;
+
+export interface RealClient {
+  name: string;
+  version: string;
+  bin: string;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(file: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; stdin?: string }): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+    // A bound, not a timing assertion: a hung client must not hang the suite.
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+const installs = new Map<string, Promise<string>>();
+
+/**
+ * The path of the client's executable, installing it on first use. Concurrent test files may race:
+ * each installs into its own temp folder and renames it into place; the loser uses the winner's.
+ */
+export function installRealClient(client: RealClient): Promise<string> {
+  const id = `${client.name.replace('/', '+')}@${client.version}`;
+  let pending = installs.get(id);
+  if (!pending) {
+    pending = (async () => {
+      const dir = join(CACHE, id);
+      const bin = join(dir, 'node_modules', '.bin', client.bin);
+      if (existsSync(bin)) return bin;
+      mkdirSync(CACHE, { recursive: true });
+      const staging = mkdtempSync(join(CACHE, `.${id}-`));
+      const env: NodeJS.ProcessEnv = { ...process.env, npm_config_loglevel: 'error', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+      delete env.NODE_OPTIONS;
+      const result = await run('npm', ['install', '--no-save', '--prefix', staging, `${client.name}@${client.version}`], { env, cwd: staging, timeoutMs: 600_000 });
+      if (result.code !== 0 || !existsSync(join(staging, 'node_modules', '.bin', client.bin))) {
+        rmSync(staging, { recursive: true, force: true });
+        throw new Error(`npm install ${client.name}@${client.version} failed (${result.code}):\n${result.stderr.slice(-2000)}`);
+      }
+      try {
+        renameSync(staging, dir);
+      } catch {
+        rmSync(staging, { recursive: true, force: true });
+      }
+      if (!existsSync(bin)) throw new Error(`${client.name} is not at ${bin} after installing`);
+      return bin;
+    })();
+    installs.set(id, pending);
+  }
+  return pending;
+}
+
+/** Variables that must not leak from the developer's shell into a real client under test. */
+function isolatedEnv(home: string, extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(ANTHROPIC_|CLAUDE_|MSGAPI_|GWCTL_|OPENAI_|XDG_|NODE_|npm_)/i.test(name) || /_proxy$/i.test(name)) continue;
+    env[name] = value;
+  }
+  Object.assign(env, {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    // Offline-safe: no telemetry, error reports, update checks or other calls beyond the API.
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CI: '1',
+  });
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+export interface ClaudeRun {
+  /** Client variables (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_MODEL, …). */
+  env: Record<string, string | undefined>;
+  prompt: string;
+  home: string;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+/** `claude -p <prompt>` with a temp HOME; every address it may reach is in `env` (loopback). */
+export async function runClaude(options: ClaudeRun): Promise<RunResult> {
+  const bin = await installRealClient(CLAUDE_CODE);
+  for (const [name, value] of Object.entries(options.env)) {
+    if (/_BASE_URL$/.test(name) && value && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(value)) {
+      throw new Error(`${name}=${value} is not on loopback; real clients under test talk to loopback only`);
+    }
+  }
+  return run(bin, ['-p', options.prompt], { env: isolatedEnv(options.home, options.env), cwd: options.cwd ?? options.home, timeoutMs: options.timeoutMs ?? 180_000 });
+}
+
+/** The environment a command such as `gwctl start` gets, isolated the same way as the client. */
+export function realClientEnv(home: string, extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return isolatedEnv(home, extra);
+}
+
+/** A temp HOME for one client run. */
+export function tempHome(prefix = 'gwctl-real-client-'): { home: string; cleanup: () => void } {
+  const home = mkdtempSync(join(process.env.TMPDIR ?? '/tmp', prefix));
+  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
