@@ -1,7 +1,6 @@
 // Runs the client with execa, terminal inherited, and returns its exit code. SIGTERM and SIGHUP sent
 // to gwctl are passed on. Ctrl-C at a terminal already reaches the client (same process group), so
 // SIGINT is only passed on when gwctl is not attached to a terminal (e.g. `kill -INT`), never twice.
-import { execa } from 'execa';
 import { constants } from 'node:os';
 
 export interface LaunchRequest {
@@ -25,6 +24,8 @@ export interface LaunchDeps {
 export async function launchClient(request: LaunchRequest, deps: LaunchDeps = {}): Promise<number> {
   const signals = deps.signals ?? process;
   const attached = deps.attachedToTerminal ?? Boolean(process.stdin.isTTY);
+  // Loaded here so that only a command that starts a client pays for execa.
+  const { execa } = await import('execa');
   const child = execa(request.file, request.args, { stdio: 'inherit', env: request.env, extendEnv: false, cwd: request.cwd, reject: false, windowsHide: false });
   const forward = (signal: NodeJS.Signals) => () => {
     if (signal === 'SIGINT' && attached) return;
