@@ -1,5 +1,5 @@
 // Turns hourly usage rows into per-day series and per-key / per-model totals for the pages.
-import type { UsageRow } from '../store/usage-repo.ts';
+import type { SessionUsageRow, UsageRow } from '../store/usage-repo.ts';
 
 export interface Totals {
   requests: number;
@@ -10,7 +10,7 @@ export interface Totals {
 
 const empty = (): Totals => ({ requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 });
 
-function add(into: Totals, row: UsageRow): void {
+function add(into: Totals, row: Totals): void {
   into.requests += row.requests;
   into.inputTokens += row.inputTokens;
   into.outputTokens += row.outputTokens;
@@ -37,4 +37,16 @@ export function summarize(rows: UsageRow[], days: string[]) {
     add(total, row);
   }
   return { perDay, perKey, perModel, perUser, total };
+}
+
+/** Totals per client session, the most recently active first, at most `limit` of them. */
+export function perSession(rows: SessionUsageRow[], limit: number): Array<{ sessionId: string; keyId: string; lastHour: string; totals: Totals }> {
+  const sessions = new Map<string, { sessionId: string; keyId: string; lastHour: string; totals: Totals }>();
+  for (const row of rows) {
+    const entry = sessions.get(row.sessionId) ?? { sessionId: row.sessionId, keyId: row.keyId, lastHour: row.hour, totals: empty() };
+    if (row.hour > entry.lastHour) entry.lastHour = row.hour;
+    add(entry.totals, row);
+    sessions.set(row.sessionId, entry);
+  }
+  return [...sessions.values()].sort((a, b) => b.lastHour.localeCompare(a.lastHour)).slice(0, limit);
 }

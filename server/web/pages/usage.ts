@@ -1,4 +1,5 @@
-// /usage: the person's own usage for the last 30 days: per day (charts), per key and per model.
+// /usage: the person's own usage for the last 30 days: per day (charts), per key, per model and per
+// client session (for clients that name their sessions, such as coding agents).
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { hourBucket } from '../../usage/usage-meter.ts';
@@ -7,9 +8,10 @@ import { formatCount } from '../format.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { requirePage } from '../session/web-session.ts';
-import { daysBack, summarize, type Totals } from '../usage-summary.ts';
+import { daysBack, perSession, summarize, type Totals } from '../usage-summary.ts';
 
 const DAYS = 30;
+const SESSIONS_SHOWN = 50;
 
 export function totalsTable(label: string, rows: Array<[string, Totals]>) {
   if (rows.length === 0) return html`<p class="muted">No usage in this period.</p>`;
@@ -28,6 +30,7 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
     const days = daysBack(DAYS);
     const rows = await deps.store.usage.rows({ userId: user.id, sinceHour: hourBucket(new Date(`${days[0]}T00:00:00Z`)) });
     const summary = summarize(rows, days);
+    const sessions = perSession(await deps.store.usage.sessionRows({ userId: user.id, sinceHour: hourBucket(new Date(`${days[0]}T00:00:00Z`)) }), SESSIONS_SHOWN);
     const keys = new Map((await deps.store.keys.listForUser(user.id)).map((k) => [k.id, `${k.name ?? '(no name)'} ${k.hint}`]));
     const keyName = (id: string) => (id === '' ? 'Web apps (no key)' : keys.get(id) ?? `deleted key ${id}`);
     const series = [...summary.perDay.entries()];
@@ -38,7 +41,8 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
         ${barChart('Tokens per day', series.map(([day, t]) => ({ label: day.slice(5), value: t.inputTokens + t.outputTokens })))}
       </section>
       <section class="card"><h2>Per key</h2>${totalsTable('Key', [...summary.perKey.entries()].map(([id, t]) => [keyName(id), t]))}</section>
-      <section class="card"><h2>Per model</h2>${totalsTable('Model', [...summary.perModel.entries()].map(([model, t]) => [model === '(none)' ? 'no model (model lists, refused requests)' : model, t]))}</section>`;
+      <section class="card"><h2>Per model</h2>${totalsTable('Model', [...summary.perModel.entries()].map(([model, t]) => [model === '(none)' ? 'no model (model lists, refused requests)' : model, t]))}</section>
+      <section class="card"><h2>Per client session</h2><p class="muted">Sessions named by the client (e.g. a coding agent), most recent first; only the id is kept.</p>${totalsTable('Session · key', sessions.map((s) => [`${s.sessionId} · ${keyName(s.keyId)}`, s.totals]))}</section>`;
     return reply.type('text/html; charset=utf-8').send(layout({ title: 'Usage', active: 'usage', user, csrfToken: request.webSession!.csrfToken, body }));
   });
 }
