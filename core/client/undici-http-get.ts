@@ -1,7 +1,6 @@
 // The real HttpGet: undici with a connect and first-byte deadline, a bounded body, and header values
 // sent byte for byte (a key pasted with typographic quotes goes out as its UTF-8 bytes, as curl would
 // send it, so the server's answer is what the user's client sees).
-import { Agent, request } from 'undici';
 import type { HttpGet, HttpOutcome } from './http-get.ts';
 import { classifyNetworkError } from './network-error.ts';
 
@@ -13,6 +12,8 @@ function headerBytes(value: string): string {
 }
 
 export const undiciGet: HttpGet = async ({ url, headers = {}, timeoutMs }): Promise<HttpOutcome> => {
+  // Loaded on first use: commands that never make a request (explain, config, --help) skip undici.
+  const { Agent, request } = await import('undici');
   const dispatcher = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
     const sent: Record<string, string> = {};

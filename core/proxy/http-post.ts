@@ -1,6 +1,5 @@
 // A short POST for probing a relay: bounded time and body; for a streamed answer only the head of
 // the event stream is read, then the connection is dropped.
-import { Agent, request } from 'undici';
 import type { NetworkFailure } from '../client/http-get.ts';
 import { classifyNetworkError } from '../client/network-error.ts';
 
@@ -21,6 +20,8 @@ const MAX_BODY = 64 * 1024;
 const MAX_STREAM_HEAD = 4 * 1024;
 
 export const undiciPost: HttpPost = async ({ url, headers, body, timeoutMs }) => {
+  // Loaded on first use, so commands that never post do not load undici.
+  const { Agent, request } = await import('undici');
   const dispatcher = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs * 2);
