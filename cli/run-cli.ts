@@ -11,6 +11,7 @@ import { proxyCommands } from './commands/proxy.ts';
 import { startCommand } from './commands/start.ts';
 import { tuiCommand } from './commands/tui.ts';
 import { verifyCommand } from './commands/verify.ts';
+import { gwctlVersion } from './version.ts';
 
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -86,7 +87,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version()
+    .version(gwctlVersion())
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, error) => {
       // yargs reports its own validation failures (including .check) as YError: those are usage errors.

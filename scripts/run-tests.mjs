@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Runs the whole suite with node's built-in runner through tsx.
 // Node 20 does not expand globs, so the test files are collected here.
+// End-to-end tests run bin/gwctl.js and the proxy bin, which run the build, so the build runs
+// first (it rewrites only what changed) and a failed build stops the run: tests never see stale output.
 // Usage: node scripts/run-tests.mjs [path-prefix ...]
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -24,6 +26,11 @@ const files = collect(testDir).filter((f) => prefixes.length === 0 || prefixes.s
 if (files.length === 0) {
   console.error(`no test files matched ${prefixes.join(' ') || 'test/'}`);
   process.exit(1);
+}
+const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) {
+  console.error('the build failed: no tests were run');
+  process.exit(build.status ?? 1);
 }
 const result = spawnSync(
   process.execPath,

@@ -12,7 +12,9 @@ const io: CliIo = {
   stderr: (text) => process.stderr.write(text),
   platform: process.env.CACHE_FIX_SERVICE_PLATFORM || process.platform,
   nodePath: process.execPath,
-  scriptPath: realpathSync(fileURLToPath(import.meta.url)),
+  // The file node was started with (the installed bin stub that switches on source maps, or this
+  // file under tsx): what a service definition must run.
+  scriptPath: realpathSync(process.argv[1] ?? fileURLToPath(import.meta.url)),
   packageRoot: findPackageRoot(import.meta.url),
   uid: typeof process.getuid === 'function' ? process.getuid() : 0,
   run(command, args) {
