@@ -55,7 +55,8 @@ function importsOf(args: string[], name: string): string[] {
 
 test('headless commands never load React or Ink; the TUI module does', () => {
   const headless = importsOf([GWCTL_BIN, 'explain', '401'], 'explain');
-  assert.ok(headless.includes('yargs'), `the recorder works: ${headless.join(', ')}`);
+  // yargs is bundled into the build, so the control is that some bare specifier was recorded at all.
+  assert.ok(headless.length > 0, `the recorder works: ${headless.join(', ')}`);
   assert.deepEqual(headless.filter((s) => /^(react|ink)(\/|$)/.test(s)), []);
   const tui = importsOf(['--import', 'tsx', '-e', "await import('./tui/run-tui.tsx')"], 'tui');
   assert.ok(tui.includes('ink') && tui.includes('react'), `control: ${tui.join(', ')}`);
