@@ -41,7 +41,7 @@ export function resolveInstallTarget(value: string, source: string, env: NodeJS.
   if (!path || !existsSync(path)) {
     throw new InstallTargetError(
       `The proxy package ${spec.path} (from ${source}) does not exist.`,
-      'Build this project\'s tarball with `npm run pack:proxy`, or set another: `gwctl config set proxy.package cache-fix-proxy` (registry) or a .tgz path.',
+      'An installed gwctl carries this tarball and a checkout builds it with `npm run build` (which `npm ci` runs); or set another: `gwctl config set proxy.package cache-fix-proxy` (registry) or a .tgz path.',
       'PACKAGE_NOT_FOUND',
     );
   }
@@ -54,7 +54,7 @@ export function resolveInstallTarget(value: string, source: string, env: NodeJS.
   if (manifest.version !== PINNED_PROXY_VERSION) {
     throw new InstallTargetError(
       `${path} holds ${manifest.name ?? '?'}@${manifest.version ?? '?'}, which is refused: install and upgrade are pinned to exactly ${PINNED_PROXY_VERSION} (spec 9.2).`,
-      `Use a ${PINNED_PROXY_VERSION} tarball (\`npm run pack:proxy\` builds one) or a registry name.`,
+      `Use a ${PINNED_PROXY_VERSION} tarball (\`npm run build\` makes one in proxy/dist/) or a registry name.`,
       'VERSION_REFUSED',
     );
   }
