@@ -3,9 +3,12 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomBase62 } from './auth/random-tokens.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './serve-options.ts';
 import './gateway-request.ts';
 import { registerApiErrorHandling } from './plugins/api-errors.ts';
 import { registerApiHooks } from './plugins/api-hooks.ts';
+import { expectationFailed, rawClientErrorHandler } from './plugins/raw-client-errors.ts';
+import { sendFrameworkError } from './plugins/api-errors.ts';
 import { registerChatCompletions } from './routes/chat-completions.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerImages } from './routes/images.ts';
@@ -20,6 +23,7 @@ let requestCounter = 0;
 const nextRequestId = () => REQUEST_ID_PREFIX + (++requestCounter).toString(36).padStart(6, '0');
 
 function baseApp(deps: GatewayDeps): FastifyInstance {
+  const requestTimeout = deps.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // One line per request is written by the onResponse hook below, without query strings.
@@ -27,9 +31,17 @@ function baseApp(deps: GatewayDeps): FastifyInstance {
     bodyLimit: deps.settings.bodyLimitBytes,
     genReqId: nextRequestId,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, allowUnionTypes: true } },
-    return503OnClosing: true,
+    // While draining, the API hooks answer 503 in the route's shape (fastify's own would not be).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // A client that stops sending its request (headers or body) is cut after this; streamed answers are not affected.
+    requestTimeout,
+    // Node checks those timeouts on an interval (30 s by default): check often enough to honour a short one.
+    http: { headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeout / 4))) },
+    clientErrorHandler: rawClientErrorHandler(nextRequestId),
+    frameworkErrors: sendFrameworkError,
   }) as unknown as FastifyInstance;
+  app.server.on('checkExpectation', expectationFailed(nextRequestId));
   registerApiHooks(app, deps);
   // One line per request at info level; no hook at all when that level is off.
   if (deps.logger?.isLevelEnabled('info')) app.addHook('onResponse', async (request, reply) => {

@@ -12,6 +12,15 @@ export interface GatewaySettings {
   /** {image_base_url}. */
   publicImageUrl: string;
   bodyLimitBytes: number;
+  /** How long a client may take to send its whole request (default DEFAULT_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
+  /** Deepest JSON nesting accepted in a request body (default DEFAULT_JSON_MAX_DEPTH). */
+  jsonMaxDepth?: number;
+}
+
+/** Set by start.ts when a stop signal arrives: new requests are answered 503 while the rest drains. */
+export interface Lifecycle {
+  draining: boolean;
 }
 
 export interface GatewayDeps {
@@ -21,5 +30,6 @@ export interface GatewayDeps {
   rateLimiter: RateLimiter;
   usage: UsageMeter;
   settings: GatewaySettings;
+  lifecycle?: Lifecycle;
   logger?: Logger;
 }

@@ -23,8 +23,18 @@ declare module 'fastify' {
 
 /** Messages-protocol routes, and the model list when a messages client asks, answer in its envelope. */
 export function surfaceOf(url: string, anthropicVersion?: unknown): ApiSurface {
-  const path = url.split('?', 1)[0]!;
+  const path = decodedPath(url.split('?', 1)[0]!);
   if (/^(\/v1)*\/messages(\/|$)/.test(path)) return 'messages';
   if (anthropicVersion !== undefined && /^\/v1\/models(\/|$)/.test(path)) return 'messages';
   return 'openai';
+}
+
+/** The router matches percent-decoded paths (`/v1/%6Dessages` is `/v1/messages`), so the surface must too. */
+function decodedPath(path: string): string {
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

@@ -15,6 +15,10 @@ export interface ServeOptions {
   rateLimitRpm?: number;
   /** Overrides the providers file. */
   bodyLimitBytes?: number;
+  /** How long a client may take to send its whole request (default DEFAULT_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
+  /** Deepest JSON nesting accepted in request bodies (default DEFAULT_JSON_MAX_DEPTH). */
+  jsonMaxDepth?: number;
   /** How long in-flight requests and streams may run after a stop signal. */
   drainMs: number;
   usageFlushMs: number;
@@ -23,6 +27,10 @@ export interface ServeOptions {
 
 export const DEFAULT_RATE_LIMIT_RPM = 600;
 export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+/** Time a client has to send its whole request (headers and body); answers may stream for longer. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+/** Deepest JSON nesting accepted in a request body (real clients' tool schemas stay far below it). */
+export const DEFAULT_JSON_MAX_DEPTH = 128;
 
 export function defaultDatabaseUrl(dataDir: string): string {
   return `sqlite://${join(dataDir, 'gateway.db')}`;

@@ -52,8 +52,12 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     publicUrl: '',
     publicImageUrl: '',
     bodyLimitBytes: options.bodyLimitBytes ?? fileConfig?.limits.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    requestTimeoutMs: options.requestTimeoutMs,
+    jsonMaxDepth: options.jsonMaxDepth,
   };
+  const lifecycle = { draining: false };
   const deps: GatewayDeps = {
+    lifecycle,
     store,
     authenticator: new KeyAuthenticator(store.keys, store.users, store.database.changedElsewhere),
     router,
@@ -85,6 +89,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      lifecycle.draining = true;
       const closing = Promise.allSettled([text.close(), image.close()]);
       // A request in flight at the signal leaves a keep-alive connection behind when it finishes;
       // close such connections as they go idle, so the drain ends with the last request instead of

@@ -5,6 +5,7 @@ import { messagesErrorBody, openAiErrorBody } from '../../core/protocol/error-bo
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError } from '../providers/provider.ts';
 import type { GatewaySettings } from '../gateway-deps.ts';
+import { surfaceOf } from '../gateway-request.ts';
 
 /**
  * Failures no retry can fix: a wrong, deleted or malformed key, a disabled account, a provider
@@ -25,6 +26,23 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
       ? messagesErrorBody(error.status, error.message, request.id)
       : openAiErrorBody(error.status, error.message, { code: error.code, param: error.options.param ?? null });
   return reply.send(body);
+}
+
+/**
+ * fastify's router failures that never reach a hook (a URL that does not decode, a path parameter
+ * over the length limit): answered in the shape of the route the URL names.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  request.gateway ??= { surface: surfaceOf(request.raw.url ?? '/', request.headers['anthropic-version']), inputTokens: 0, outputTokens: 0, usageRecorded: false };
+  reply.header('x-request-id', request.id);
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  return sendApiError(
+    request,
+    reply,
+    tooLong
+      ? new GatewayError(414, 'uri_too_long', 'A part of the URL path is longer than the server accepts. Check the address the client uses.')
+      : new GatewayError(400, 'malformed_url', 'The URL path is not valid percent-encoding. Check the address the client uses (e.g. /v1/chat/completions).'),
+  );
 }
 
 function fieldOf(error: FastifyError): string | null {

@@ -5,6 +5,8 @@ import { extractApiKey } from '../auth/credential-parser.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { surfaceOf } from '../gateway-request.ts';
+import { DEFAULT_JSON_MAX_DEPTH } from '../serve-options.ts';
+import { exceedsJsonDepth } from './json-depth.ts';
 import { clientSessionId } from '../usage/client-session.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
@@ -13,8 +15,14 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
     request.gateway = { surface: surfaceOf(request.url, request.headers['anthropic-version']), inputTokens: 0, outputTokens: 0, usageRecorded: false };
     reply.header('x-request-id', request.id);
     if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
+    if (deps.lifecycle?.draining) {
+      throw new GatewayError(503, 'shutting_down', 'The gateway is shutting down and takes no new requests. Retry in a moment.', {
+        headers: { 'retry-after': '1', connection: 'close' },
+      });
+    }
   });
 
+  const maxDepth = deps.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
   // The APIs take JSON only; anything else answers 415 with what to send.
   app.removeAllContentTypeParsers();
   // Keep the exact bytes: same-protocol upstreams receive the client's body unchanged.
@@ -23,6 +31,10 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
     request.rawBody = raw;
     if (raw.length === 0) {
       done(new GatewayError(400, 'invalid_json', 'The request body is empty; send a JSON object.'), undefined);
+      return;
+    }
+    if (exceedsJsonDepth(raw, maxDepth)) {
+      done(new GatewayError(400, 'json_too_deep', `The request body nests deeper than ${maxDepth} levels, the limit for JSON here. Flatten the structure.`), undefined);
       return;
     }
     try {

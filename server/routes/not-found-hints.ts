@@ -18,9 +18,15 @@ function doubledV1(path: string, request: FastifyRequest, settings: GatewaySetti
   return new GatewayError(404, 'doubled_v1', `The URL ${path} carries /v1 twice: the base URL already ends in /v1 and the client added another. ${advice}`);
 }
 
+/** The path as echoed in messages: a long one is cut, so an answer never grows with the URL. */
+function requestPath(request: FastifyRequest): string {
+  const path = request.url.split('?', 1)[0]!;
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}
+
 export function textNotFound(settings: GatewaySettings) {
   return (request: FastifyRequest): GatewayError => {
-    const path = request.url.split('?', 1)[0]!;
+    const path = requestPath(request);
     const doubled = doubledV1(path, request, settings, false);
     if (doubled) return doubled;
     if (IMAGE_PATHS.test(path)) {
@@ -39,7 +45,7 @@ export function textNotFound(settings: GatewaySettings) {
 
 export function imageNotFound(settings: GatewaySettings) {
   return (request: FastifyRequest): GatewayError => {
-    const path = request.url.split('?', 1)[0]!;
+    const path = requestPath(request);
     const doubled = doubledV1(path, request, settings, true);
     if (doubled) return doubled;
     if (TEXT_PATHS.test(path)) {
