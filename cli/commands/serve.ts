@@ -1,5 +1,8 @@
 // gwctl serve: run the gateway (text API + image API) until SIGINT/SIGTERM, then drain and exit 0.
+// `--print-systemd-unit` prints the unit that runs it as a system service instead.
+import { realpathSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
+import { renderGatewayUnit, UNIT_DEFAULTS } from '../../server/deploy/systemd-unit.ts';
 import { describeDatabaseUrl } from '../../server/store/database-url.ts';
 import { defaultServeOptions, type ServeOptions } from '../../server/serve-options.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
@@ -18,6 +21,7 @@ interface Args extends StoreArgs {
   bodyLimit?: number;
   drainMs: number;
   logLevel: string;
+  printSystemdUnit?: boolean;
 }
 
 export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
@@ -43,6 +47,10 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           choices: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'],
           describe: 'Log level (logs go to stderr) [env GWCTL_LOG_LEVEL]',
         })
+        .option('print-systemd-unit', {
+          type: 'boolean',
+          describe: `Print a systemd unit that runs this gwctl as a system service (settings in ${UNIT_DEFAULTS.environmentFile}), then exit`,
+        })
         .check((raw) => {
           const a = raw as unknown as Args;
           for (const [name, value] of [['port', a.port], ['image-port', a.imagePort]] as const) {
@@ -57,6 +65,13 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           return true;
         }) as never,
     handler: async (args) => {
+      if (args.printSystemdUnit) {
+        // The file node was started with is this gwctl's bin (through npm's link, hence realpath).
+        const gwctlPath = realpathSync(process.argv[1] ?? 'gwctl');
+        ctx.stdout(renderGatewayUnit({ nodePath: process.execPath, gwctlPath, drainMs: args.drainMs, ...UNIT_DEFAULTS }));
+        ctx.finish(EXIT.ok);
+        return;
+      }
       const { dataDir, databaseUrl } = resolveDatabaseUrl(args, ctx.env);
       const options: ServeOptions = {
         ...defaults,
