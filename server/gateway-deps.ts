@@ -1,6 +1,7 @@
 // Everything the two listeners share, built once by start.ts (or by a test).
 import type { Logger } from 'pino';
 import type { KeyAuthenticator } from './auth/key-authenticator.ts';
+import type { Lifecycle } from './lifecycle.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
 import type { ModelRouter } from './providers/model-router.ts';
 import type { Store } from './store/store.ts';
@@ -18,10 +19,6 @@ export interface GatewaySettings {
   jsonMaxDepth?: number;
 }
 
-/** Set by start.ts when a stop signal arrives: new requests are answered 503 while the rest drains. */
-export interface Lifecycle {
-  draining: boolean;
-}
 
 export interface GatewayDeps {
   store: Store;

@@ -1,6 +1,7 @@
 // Per-request gateway state kept on the fastify request.
 import type { ApiSurface } from '../core/protocol/error-bodies.ts';
 import type { AuthContext } from './auth/key-authenticator.ts';
+import type { UsageOutcome } from './usage/usage-outcome.ts';
 
 export interface GatewayRequestState {
   surface: ApiSurface;
@@ -11,6 +12,12 @@ export interface GatewayRequestState {
   outputTokens: number;
   /** Set when the outcome differs from the HTTP status sent (a stream that failed after 200). */
   outcomeStatus?: number;
+  /** How the exchange ended when it did not complete normally. */
+  outcome?: UsageOutcome;
+  /** A provider was called for this request: its usage counts however the request ends. */
+  reachedProvider?: boolean;
+  /** Characters of generated text relayed so far (for an estimate when the upstream sent no usage). */
+  generatedChars?: number;
   usageRecorded: boolean;
 }
 

@@ -10,6 +10,7 @@ import { bootstrapAdmin, type BootstrapResult } from './bootstrap-admin.ts';
 import { loadGatewayFile, type GatewayFileConfig } from './config/gateway-file.ts';
 import { ConfigError } from './errors/config-error.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
+import { Lifecycle } from './lifecycle.ts';
 import { RateLimiter } from './limits/rate-limiter.ts';
 import { DemoProvider } from './providers/demo/demo-provider.ts';
 import { buildProviders, ModelRouter } from './providers/model-router.ts';
@@ -55,7 +56,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     requestTimeoutMs: options.requestTimeoutMs,
     jsonMaxDepth: options.jsonMaxDepth,
   };
-  const lifecycle = { draining: false };
+  const lifecycle = new Lifecycle();
   const deps: GatewayDeps = {
     lifecycle,
     store,
@@ -103,6 +104,9 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
         image.server.closeAllConnections();
       }, options.drainMs);
       await closing;
+      // Responses report their usage from their 'close' events, which can come after the listeners'
+      // close: wait for the last of them (the drain bound still cuts what runs past it).
+      await lifecycle.whenIdle(options.drainMs + 1_000);
       clearInterval(sweeper);
       clearTimeout(timer);
       await usage.stop().catch((error) => logger?.error({ err: error }, 'usage flush failed at shutdown'));

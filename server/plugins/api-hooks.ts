@@ -8,6 +8,7 @@ import { surfaceOf } from '../gateway-request.ts';
 import { DEFAULT_JSON_MAX_DEPTH } from '../serve-options.ts';
 import { exceedsJsonDepth } from './json-depth.ts';
 import { clientSessionId } from '../usage/client-session.ts';
+import { promptChars, tokensFromChars } from '../usage/estimate-tokens.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
   app.decorateRequest('gateway', null as never);
@@ -15,6 +16,16 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
     request.gateway = { surface: surfaceOf(request.url, request.headers['anthropic-version']), inputTokens: 0, outputTokens: 0, usageRecorded: false };
     reply.header('x-request-id', request.id);
     if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
+    // A response that closes before it finished: the client left, or a shutdown cut it. What reached
+    // a provider is counted all the same, with the tokens known at that moment.
+    deps.lifecycle?.begin();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished && request.gateway.reachedProvider) {
+        request.gateway.outcome ??= deps.lifecycle?.draining ? 'shutdown_cut' : 'client_aborted';
+        recordUsageOnce(deps, request, request.gateway.outcomeStatus ?? reply.statusCode);
+      }
+      deps.lifecycle?.end();
+    });
     if (deps.lifecycle?.draining) {
       throw new GatewayError(503, 'shutting_down', 'The gateway is shutting down and takes no new requests. Retry in a moment.', {
         headers: { 'retry-after': '1', connection: 'close' },
@@ -53,14 +64,25 @@ export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, stat
   const state = request.gateway;
   if (!state?.auth || state.usageRecorded) return;
   state.usageRecorded = true;
+  let { inputTokens, outputTokens } = state;
+  // A provider's work that ended without its usage report (cut short, or an upstream that sends
+  // none) is estimated rather than given away; a refusal (4xx/5xx answered whole) costs nothing.
+  // A stream cut short never got its final count (a messages stream's start says 1 output token):
+  // what was relayed is the better figure then.
+  if (state.reachedProvider && (state.outcome !== undefined || status < 400)) {
+    if (inputTokens === 0) inputTokens = tokensFromChars(promptChars(request.body));
+    const relayed = tokensFromChars(state.generatedChars ?? 0);
+    if (outputTokens === 0 || state.outcome !== undefined) outputTokens = Math.max(outputTokens, relayed);
+  }
   deps.usage.record({
     userId: state.auth.userId,
     keyId: state.auth.keyId,
     model: state.model ?? '(none)',
     status: state.outcomeStatus ?? status,
-    inputTokens: state.inputTokens,
-    outputTokens: state.outputTokens,
+    inputTokens,
+    outputTokens,
     sessionId: clientSessionId(request.headers),
+    outcome: state.outcome,
   });
 }
 

@@ -143,7 +143,7 @@ async function* relayStream(
   options: RelayOptions,
 ): AsyncGenerator<Buffer> {
   const parser = new SseParser();
-  const usage = new StreamUsage(surface);
+  const usage = new StreamUsage(surface, state);
   let finished = false;
   const observe = (data: string, event?: string) => {
     usage.observe(data);
@@ -168,15 +168,14 @@ async function* relayStream(
     }
     if (!finished) {
       state.outcomeStatus = 502;
+      state.outcome = 'upstream_cut';
       yield Buffer.from(streamErrorEvent(surface, `The upstream provider "${options.providerName}" closed the stream before it was complete; the answer is cut off. Retry the request.`));
     }
   } catch (error) {
     if (options.abort.signal.aborted) return;
     state.outcomeStatus = 502;
+    state.outcome = 'upstream_cut';
     const reason = (error as Error)?.message ?? 'stream error';
     yield Buffer.from(streamErrorEvent(surface, `The upstream provider "${options.providerName}" failed during the stream (${reason}); the answer is incomplete. Retry the request.`));
-  } finally {
-    state.inputTokens = usage.inputTokens;
-    state.outputTokens = usage.outputTokens;
   }
 }

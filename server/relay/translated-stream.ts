@@ -22,7 +22,7 @@ export async function* translatedStream(
 ): AsyncGenerator<Buffer> {
   const translation = options.translator.stream;
   const parser = new SseParser();
-  const usage = new StreamUsage(options.translator.upstreamSurface);
+  const usage = new StreamUsage(options.translator.upstreamSurface, state);
   let current = translation.initial({ created: Math.floor(Date.now() / 1000) });
 
   const render = (events: StreamEventOut[]): string => {
@@ -62,11 +62,13 @@ export async function* translatedStream(
     if (text) yield Buffer.from(text);
     if (!end.complete) {
       state.outcomeStatus = 502;
+      state.outcome = 'upstream_cut';
       yield Buffer.from(streamErrorEvent(surface, `The upstream provider "${options.providerName}" closed the stream before it was complete; the answer is cut off. Retry the request.`));
     }
   } catch (error) {
     if (options.abort.signal.aborted) return;
     state.outcomeStatus = 502;
+    state.outcome = 'upstream_cut';
     if (error instanceof TranslationError) {
       // The rest of the answer cannot reach the client either: stop the upstream now.
       options.abort.abort();
@@ -75,8 +77,5 @@ export async function* translatedStream(
     }
     const reason = (error as Error)?.message ?? 'stream error';
     yield Buffer.from(streamErrorEvent(surface, `The upstream provider "${options.providerName}" failed during the stream (${reason}); the answer is incomplete. Retry the request.`));
-  } finally {
-    state.inputTokens = usage.inputTokens;
-    state.outputTokens = usage.outputTokens;
   }
 }

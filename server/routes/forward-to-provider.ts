@@ -153,6 +153,8 @@ export async function forwardToProvider(deps: GatewayDeps, request: FastifyReque
         attempts,
       };
       health.begin(provider.name);
+      // Counting tokens generates nothing: only generation is billed however it ends.
+      if (options.operation !== 'count_tokens') request.gateway.reachedProvider = true;
       const started = performance.now();
       let response: ProviderResponse | undefined;
       try {

@@ -53,6 +53,15 @@ export interface UsageSessionsTable {
   errors: number | string;
 }
 
+export interface UsageOutcomesTable {
+  hour: string;
+  user_id: string;
+  key_id: string;
+  model: string;
+  outcome: string;
+  count: number | string;
+}
+
 export interface UsageErrorsTable {
   hour: string;
   user_id: string;
@@ -90,5 +99,6 @@ export interface Database {
   usage: UsageTable;
   usage_errors: UsageErrorsTable;
   usage_sessions: UsageSessionsTable;
+  usage_outcomes: UsageOutcomesTable;
   schema_probe: { id: Generated<number> };
 }

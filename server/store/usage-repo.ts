@@ -15,6 +15,8 @@ export interface UsageDelta extends UsageBucketKey {
   outputTokens: number;
   errors: number;
   errorsByStatus: Record<number, number>;
+  /** Requests that did not complete normally, by outcome (client_aborted, upstream_cut, shutdown_cut). */
+  outcomes?: Record<string, number>;
 }
 
 /** Usage of one client session in one hour (requests that carried a session id). */
@@ -82,6 +84,15 @@ export class UsageRepo {
             .execute();
         }
       }
+      for (const d of deltas) {
+        for (const [outcome, count] of Object.entries(d.outcomes ?? {})) {
+          await trx
+            .insertInto('usage_outcomes')
+            .values({ hour: d.hour, user_id: d.userId, key_id: d.keyId, model: d.model, outcome, count })
+            .onConflict((oc) => oc.columns(['hour', 'user_id', 'key_id', 'model', 'outcome']).doUpdateSet({ count: sql`usage_outcomes.count + excluded.count` }))
+            .execute();
+        }
+      }
       for (const d of sessions) {
         await trx
           .insertInto('usage_sessions')
@@ -144,6 +155,15 @@ export class UsageRepo {
       status: Number(r.status),
       count: Number(r.count),
     }));
+  }
+
+  async outcomes(query: UsageQuery = {}): Promise<Array<UsageBucketKey & { outcome: string; count: number }>> {
+    let q = this.db.selectFrom('usage_outcomes').selectAll();
+    if (query.userId) q = q.where('user_id', '=', query.userId);
+    if (query.keyId) q = q.where('key_id', '=', query.keyId);
+    if (query.sinceHour) q = q.where('hour', '>=', query.sinceHour);
+    const rows = await q.orderBy('hour').execute();
+    return rows.map((r) => ({ hour: r.hour, userId: r.user_id, keyId: r.key_id, model: r.model, outcome: r.outcome, count: Number(r.count) }));
   }
 
   async sessionRows(query: UsageQuery = {}): Promise<SessionUsageRow[]> {

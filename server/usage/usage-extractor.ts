@@ -8,6 +8,7 @@ export interface TokenCounts {
 
 type Json = Record<string, any>;
 
+const textLength = (value: unknown): number => (typeof value === 'string' ? value.length : 0);
 const n = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 function messagesInput(usage: Json): number {
@@ -28,15 +29,28 @@ export function usageFromJson(surface: ApiSurface, body: unknown): TokenCounts {
 /** A usage object (not `"usage":null`, which chat streams send in every chunk). */
 const HAS_USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
-/** Accumulates usage over the events of a stream. */
+/** String values of the fields that carry generated text in either protocol's stream events. */
+const GENERATED_TEXT = /"(?:text|content|thinking|partial_json|arguments|reasoning_content)":"((?:[^"\\]|\\.)*)"/g;
+
+/**
+ * Accumulates usage over the events of a stream, writing it through to `target` as it arrives, so a
+ * stream that ends early (client gone, upstream cut, shutdown) still has what was known. It also
+ * counts the characters of generated text relayed, for when the upstream never reported its usage.
+ */
 export class StreamUsage implements TokenCounts {
   inputTokens = 0;
   outputTokens = 0;
+  /** Characters of generated text seen so far (JSON-escaped length; an estimate's input). */
+  generatedChars = 0;
 
-  constructor(private readonly surface: ApiSurface) {}
+  constructor(
+    private readonly surface: ApiSurface,
+    private readonly target?: TokenCounts & { generatedChars?: number },
+  ) {}
 
   observe(data: string): void {
     if (data === '[DONE]' || data === '') return;
+    this.countGenerated(data);
     if (!HAS_USAGE_OBJECT.test(data)) return;
     let event: unknown;
     try {
@@ -44,13 +58,50 @@ export class StreamUsage implements TokenCounts {
     } catch {
       return;
     }
-    this.observeParsed(event);
+    if (!event || typeof event !== 'object') return;
+    this.observeUsage(event as Json);
+    this.publish();
+  }
+
+  private countGenerated(data: string): void {
+    GENERATED_TEXT.lastIndex = 0;
+    for (let match = GENERATED_TEXT.exec(data); match; match = GENERATED_TEXT.exec(data)) this.generatedChars += match[1]!.length;
+    if (this.target) this.target.generatedChars = this.generatedChars;
+  }
+
+  private countParsed(event: Json): void {
+    const delta = event.delta as Json | undefined;
+    let chars = 0;
+    if (delta) chars += textLength(delta.text) + textLength(delta.thinking) + textLength(delta.partial_json);
+    if (Array.isArray(event.choices)) {
+      for (const choice of event.choices as Json[]) {
+        const d = choice?.delta as Json | undefined;
+        if (!d) continue;
+        chars += textLength(d.content) + textLength(d.reasoning_content);
+        if (Array.isArray(d.tool_calls)) for (const call of d.tool_calls as Json[]) chars += textLength(call?.function?.arguments);
+      }
+    }
+    if (chars === 0) return;
+    this.generatedChars += chars;
+    if (this.target) this.target.generatedChars = this.generatedChars;
+  }
+
+  private publish(): void {
+    if (!this.target) return;
+    this.target.inputTokens = this.inputTokens;
+    this.target.outputTokens = this.outputTokens;
   }
 
   /** The same for an event already parsed (translated streams hold objects, not text). */
   observeParsed(value: unknown): void {
     if (!value || typeof value !== 'object') return;
     const event = value as Json;
+    this.countParsed(event);
+    this.observeUsage(event);
+    this.publish();
+  }
+
+  private observeUsage(event: Json): void {
     if (this.surface === 'messages') {
       const start = event.message?.usage as Json | undefined;
       if (event.type === 'message_start' && start) {

@@ -1,6 +1,7 @@
 // Aggregates usage in memory per hour, user, key and model, and writes it in batches:
 // no database write per request. flush() is called on a timer and at shutdown.
 import type { SessionUsageDelta, UsageDelta, UsageRepo } from '../store/usage-repo.ts';
+import type { UsageOutcome } from './usage-outcome.ts';
 
 export interface UsageEvent {
   userId: string;
@@ -12,6 +13,8 @@ export interface UsageEvent {
   outputTokens: number;
   /** The client's session id (from a header such as x-claude-code-session-id), when it sent one. */
   sessionId?: string;
+  /** Set when the exchange did not complete normally. */
+  outcome?: UsageOutcome;
 }
 
 export function hourBucket(at: Date): string {
@@ -54,6 +57,10 @@ export class UsageMeter {
     if (event.status >= 400) {
       delta.errors += 1;
       delta.errorsByStatus[event.status] = (delta.errorsByStatus[event.status] ?? 0) + 1;
+    }
+    if (event.outcome) {
+      delta.outcomes ??= {};
+      delta.outcomes[event.outcome] = (delta.outcomes[event.outcome] ?? 0) + 1;
     }
     if (event.keyId) this.lastUsed.set(event.keyId, at);
     if (event.sessionId) this.recordSession(hour, event);
@@ -137,6 +144,10 @@ export class UsageMeter {
     current.errors += delta.errors;
     for (const [status, count] of Object.entries(delta.errorsByStatus)) {
       current.errorsByStatus[Number(status)] = (current.errorsByStatus[Number(status)] ?? 0) + count;
+    }
+    for (const [outcome, count] of Object.entries(delta.outcomes ?? {})) {
+      current.outcomes ??= {};
+      current.outcomes[outcome] = (current.outcomes[outcome] ?? 0) + count;
     }
   }
 }

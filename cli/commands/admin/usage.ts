@@ -22,6 +22,8 @@ interface KeyTotal {
   inputTokens: number;
   outputTokens: number;
   errors: Record<string, number>;
+  /** Requests that ended early (client_aborted, upstream_cut, shutdown_cut), billed up to where they ended. */
+  outcomes: Record<string, number>;
 }
 
 interface SessionTotal {
@@ -76,10 +78,11 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         if (args.by === 'session') return { sinceHour, by: args.by, rows: sessionTotals(await store.usage.sessionRows({ userId, sinceHour }), users) };
         const rows = await store.usage.rows({ userId, sinceHour });
         const errors = await store.usage.errorsByStatus({ userId, sinceHour });
+        const outcomes = await store.usage.outcomes({ userId, sinceHour });
         const totals = new Map<string, KeyTotal>();
         for (const row of rows) {
           const id = `${row.userId}\u0000${row.keyId}\u0000${row.model}`;
-          const total = totals.get(id) ?? { user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: {} };
+          const total = totals.get(id) ?? { user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: {}, outcomes: {} };
           total.requests += row.requests;
           total.inputTokens += row.inputTokens;
           total.outputTokens += row.outputTokens;
@@ -88,6 +91,10 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         for (const e of errors) {
           const total = totals.get(`${e.userId}\u0000${e.keyId}\u0000${e.model}`);
           if (total) total.errors[e.status] = (total.errors[e.status] ?? 0) + e.count;
+        }
+        for (const o of outcomes) {
+          const total = totals.get(`${o.userId}\u0000${o.keyId}\u0000${o.model}`);
+          if (total) total.outcomes[o.outcome] = (total.outcomes[o.outcome] ?? 0) + o.count;
         }
         return { sinceHour, by: args.by, rows: [...totals.values()] };
       });
@@ -109,8 +116,8 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         const errorsText = (e: Record<string, number>) => Object.entries(e).map(([s, c]) => `${s}×${c}`).join(' ') || '-';
         ctx.stdout(
           formatTable(
-            ['USER', 'KEY', 'MODEL', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'ERRORS'],
-            (report.rows as KeyTotal[]).map((r) => [r.user, r.keyId || '(web)', r.model, r.requests, r.inputTokens, r.outputTokens, errorsText(r.errors)]),
+            ['USER', 'KEY', 'MODEL', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'ERRORS', 'ENDED EARLY'],
+            (report.rows as KeyTotal[]).map((r) => [r.user, r.keyId || '(web)', r.model, r.requests, r.inputTokens, r.outputTokens, errorsText(r.errors), errorsText(r.outcomes)]),
           ),
         );
       }

@@ -3,11 +3,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial.ts';
 import * as conversations from './0002-conversations.ts';
 import * as usageSessions from './0003-usage-sessions.ts';
+import * as usageOutcomes from './0004-usage-outcomes.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-conversations': conversations,
   '0003-usage-sessions': usageSessions,
+  '0004-usage-outcomes': usageOutcomes,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { hourBucket } from '../../usage/usage-meter.ts';
+import { OUTCOME_LABELS, type UsageOutcome } from '../../usage/usage-outcome.ts';
 import { barChart } from '../bar-chart.ts';
 import { formatCount } from '../format.ts';
 import { html } from '../html.ts';
@@ -30,12 +31,17 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
     const days = daysBack(DAYS);
     const rows = await deps.store.usage.rows({ userId: user.id, sinceHour: hourBucket(new Date(`${days[0]}T00:00:00Z`)) });
     const summary = summarize(rows, days);
+    const endedEarly = new Map<UsageOutcome, number>();
+    for (const o of await deps.store.usage.outcomes({ userId: user.id, sinceHour: hourBucket(new Date(`${days[0]}T00:00:00Z`)) })) {
+      endedEarly.set(o.outcome as UsageOutcome, (endedEarly.get(o.outcome as UsageOutcome) ?? 0) + o.count);
+    }
     const sessions = perSession(await deps.store.usage.sessionRows({ userId: user.id, sinceHour: hourBucket(new Date(`${days[0]}T00:00:00Z`)) }), SESSIONS_SHOWN);
     const keys = new Map((await deps.store.keys.listForUser(user.id)).map((k) => [k.id, `${k.name ?? '(no name)'} ${k.hint}`]));
     const keyName = (id: string) => (id === '' ? 'Web apps (no key)' : keys.get(id) ?? `deleted key ${id}`);
     const series = [...summary.perDay.entries()];
     const body = html`
       <div class="page-head"><h1>Your usage</h1><p class="muted">Last ${DAYS} days, UTC. ${formatCount(summary.total.requests)} requests, ${formatCount(summary.total.inputTokens + summary.total.outputTokens)} tokens.</p></div>
+      ${endedEarly.size === 0 ? '' : html`<p class="muted">Ended early, counted with the tokens used until then: ${[...endedEarly].map(([outcome, count]) => `${formatCount(count)} × ${OUTCOME_LABELS[outcome] ?? outcome}`).join('; ')}.</p>`}
       <section class="card charts">
         ${barChart('Requests per day', series.map(([day, t]) => ({ label: day.slice(5), value: t.requests })))}
         ${barChart('Tokens per day', series.map(([day, t]) => ({ label: day.slice(5), value: t.inputTokens + t.outputTokens })))}

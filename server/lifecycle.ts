@@ -1,0 +1,37 @@
+// The gateway's run state shared by the listeners: whether it is draining after a stop signal, and
+// how many API responses are still open, so the stop waits for the last one to report its usage.
+
+export class Lifecycle {
+  draining = false;
+  private open = 0;
+  private onIdle: (() => void) | undefined;
+
+  begin(): void {
+    this.open += 1;
+  }
+
+  /** Called from a response's 'close' event, after its usage was recorded. */
+  end(): void {
+    this.open -= 1;
+    if (this.open === 0) this.onIdle?.();
+  }
+
+  get openResponses(): number {
+    return this.open;
+  }
+
+  /** Resolves when no response is open, or after `boundMs` in any case. */
+  whenIdle(boundMs: number): Promise<void> {
+    if (this.open === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, boundMs);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.onIdle = undefined;
+        resolve();
+      }
+      this.onIdle = done;
+    });
+  }
+}
