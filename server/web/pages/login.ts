@@ -53,7 +53,14 @@ export function registerLogin(app: FastifyInstance, deps: GatewayDeps, limiter: 
       reply.header('retry-after', String(Math.ceil(wait / 1000)));
       return loginPage(reply, request, deps, { next, username, status: 429, error: `Too many failed attempts. Try again in ${Math.ceil(wait / 60_000)} minute(s).` });
     }
-    const user = username && body.password ? await deps.store.users.authenticate(username, String(body.password)) : undefined;
+    const checked = await limiter.paced(username, async () => ({
+      user: username && body.password ? await deps.store.users.authenticate(username, String(body.password)) : undefined,
+    }));
+    if (!checked) {
+      reply.header('retry-after', '5');
+      return loginPage(reply, request, deps, { next, username, status: 429, error: 'Many login attempts for this account are in progress. Try again in a few seconds.' });
+    }
+    const user = checked.user;
     if (!user) {
       limiter.fail(request.ip, username);
       return loginPage(reply, request, deps, { next, username, status: 401, error: 'Wrong user name or password, or the account is disabled.' });

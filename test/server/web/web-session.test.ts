@@ -21,11 +21,12 @@ async function loginForm() {
   return { token, cookie };
 }
 
-async function login(username: string, password: string, extraCookie = '') {
+async function login(username: string, password: string, extraCookie = '', remoteAddress = '127.0.0.1') {
   const { token, cookie } = await loginForm();
   return gw.text.inject({
     method: 'POST',
     url: '/login',
+    remoteAddress,
     headers: { cookie: [cookie, extraCookie].filter(Boolean).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ _csrf: token, username, password, next: '/usage' }).toString(),
   });
@@ -61,15 +62,18 @@ describe('login', () => {
     assert.equal(cookieOf(res.headers['set-cookie'], 'gw_session'), undefined);
   });
 
-  test('failed attempts are rate-limited per user name', async () => {
+  test('failed attempts lock the guessing address for that name, never the person at another address', async () => {
     await gw.store.users.create('target', 'target-password');
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i += 1) statuses.push((await login('target', `wrong-${i}`)).statusCode);
+    for (let i = 0; i < 11; i += 1) statuses.push((await login('target', `wrong-${i}`, '', '203.0.113.7')).statusCode);
     assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
     assert.equal(statuses[10], 429);
-    const locked = await login('target', 'target-password');
-    assert.equal(locked.statusCode, 429, 'even the right password waits');
+    const locked = await login('target', 'target-password', '', '203.0.113.7');
+    assert.equal(locked.statusCode, 429, 'the guessing address waits even with the right password');
     assert.ok(Number(locked.headers['retry-after']) > 0);
+    const person = await login('target', 'target-password', '', '198.51.100.20');
+    assert.equal(person.statusCode, 303, 'the real person, from their own address, gets in (paced, not locked)');
+    assert.ok(cookieOf(person.headers['set-cookie'], 'gw_session'));
   });
 
   test('only same-site paths are used as the return address', async () => {
