@@ -32,9 +32,11 @@ if (build.status !== 0) {
   console.error('the build failed: no tests were run');
   process.exit(build.status ?? 1);
 }
+// The timeout also bounds each test file as a whole; the packed-install test compiles better-sqlite3
+// during its global install (minutes on a busy 2-core machine). Tests bound their own waits.
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=900000', ...files],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);

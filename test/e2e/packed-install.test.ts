@@ -49,7 +49,7 @@ before(() => {
   for (const dir of [prefix, home, join(work, 'pack')]) mkdirSync(dir, { recursive: true });
   // npm keeps this machine's own config (e.g. where node's headers are for compiling) and cache,
   // read before HOME is moved; everything it installs goes to the temp prefix.
-  const npmConfig = (key: string) => execFileSync('npm', ['config', 'get', key], { encoding: 'utf8', env: cleanEnv() }).trim();
+  const npmConfig = (key: string) => execFileSync('npm', ['config', 'get', key], { encoding: 'utf8', env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   const base: NodeJS.ProcessEnv = {
     ...cleanEnv(),
     HOME: home,
@@ -67,7 +67,7 @@ before(() => {
   env = { ...base, PATH: [nodeBin, join(prefix, 'bin'), process.env.PATH ?? ''].filter(Boolean).join(':') };
 
   // The build is current: the test runner builds before it runs any test.
-  const packed = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', join(work, 'pack')], { cwd: ROOT, env: base, encoding: 'utf8', timeout: 120_000 });
+  const packed = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', join(work, 'pack')], { cwd: ROOT, env: base, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
   tarball = join(work, 'pack', (JSON.parse(packed.slice(packed.indexOf('['))) as Array<{ filename: string }>)[0]!.filename);
   const installed = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], { cwd: home, env, encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS });
   install = { status: installed.status, output: `${installed.stdout}${installed.stderr}${installed.error ? String(installed.error) : ''}` };
