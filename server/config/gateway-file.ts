@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../errors/config-error.ts';
-import { DEFAULT_ROUTING, type RoutingSettings } from '../providers/provider.ts';
+import { DEFAULT_ROUTING, type ModelKind, type RoutingSettings } from '../providers/provider.ts';
 import { DEFAULT_TRANSLATION, type TranslationSettings } from '../providers/translate/translators.ts';
 
 export type ProviderType = 'openai' | 'anthropic' | 'demo';
@@ -11,7 +11,7 @@ export type ProviderType = 'openai' | 'anthropic' | 'demo';
 export interface ModelEntry {
   name: string;
   upstreamModel: string;
-  kind: 'text' | 'image';
+  kind: ModelKind;
   /** Overrides the provider's priority and weight for this model. */
   priority?: number;
   weight?: number;
@@ -26,6 +26,9 @@ export interface ProviderConfig {
   timeoutMs: number;
   models: ModelEntry[];
   chunkDelayMs?: number;
+  /** demo only: pixels one images request may ask for, and renders run at once. */
+  imagePixelBudget?: number;
+  imageConcurrency?: number;
   /** Among providers listing the same model name: lower is tried first. */
   priority?: number;
   /** Share of traffic among providers of equal priority. */
@@ -45,6 +48,7 @@ export interface GatewayFileConfig {
 }
 
 const TYPES: ProviderType[] = ['openai', 'anthropic', 'demo'];
+const KINDS: ModelKind[] = ['text', 'image', 'embedding'];
 const SECRET_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'secret', 'password'];
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_FILE_RETRIES = 1;
@@ -99,6 +103,8 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
       }
     }
     if (p.authHeader !== undefined && p.authHeader !== 'x-api-key' && p.authHeader !== 'bearer') fail(file, `${at}.authHeader`, 'must be x-api-key or bearer');
+    if (p.responsesApi !== undefined && typeof p.responsesApi !== 'boolean') fail(file, `${at}.responsesApi`, 'must be true or false');
+    if (p.responsesApi === true && type !== 'openai') fail(file, `${at}.responsesApi`, 'applies to openai providers only');
     const models = parseModels(file, at, type, p.models);
     if (p.maxTokensField !== undefined && p.maxTokensField !== 'max_tokens' && p.maxTokensField !== 'max_completion_tokens') {
       fail(file, `${at}.maxTokensField`, 'must be max_tokens or max_completion_tokens');
@@ -114,6 +120,9 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
       timeoutMs: positiveInteger(file, `${at}.timeoutMs`, p.timeoutMs) ?? DEFAULT_TIMEOUT_MS,
       models,
       chunkDelayMs: positiveInteger(file, `${at}.chunkDelayMs`, p.chunkDelayMs),
+      responsesApi: p.responsesApi === true,
+      imagePixelBudget: positiveInteger(file, `${at}.imagePixelBudget`, p.imagePixelBudget),
+      imageConcurrency: positiveInteger(file, `${at}.imageConcurrency`, p.imageConcurrency),
       ...routingFields(file, at, p),
       routing: {
         retries: positiveInteger(file, `${at}.retries`, p.retries) ?? DEFAULT_FILE_RETRIES,
@@ -156,11 +165,11 @@ function parseModels(file: string, at: string, type: ProviderType, value: unknow
     if (!m || typeof m !== 'object') fail(file, where, 'must be a name or {name, upstreamModel, kind, priority, weight}');
     const entry = m as Record<string, unknown>;
     if (typeof entry.name !== 'string' || !entry.name) fail(file, `${where}.name`, 'must be a non-empty string');
-    if (entry.kind !== undefined && entry.kind !== 'text' && entry.kind !== 'image') fail(file, `${where}.kind`, 'must be text or image');
+    if (entry.kind !== undefined && !KINDS.includes(entry.kind as ModelKind)) fail(file, `${where}.kind`, `must be one of ${KINDS.join(', ')}`);
     return {
       name: entry.name,
       upstreamModel: typeof entry.upstreamModel === 'string' && entry.upstreamModel ? entry.upstreamModel : entry.name,
-      kind: (entry.kind as 'text' | 'image' | undefined) ?? 'text',
+      kind: (entry.kind as ModelKind | undefined) ?? 'text',
       ...routingFields(file, where, entry),
     };
   });

@@ -4,9 +4,10 @@
 import type { ProviderConfig } from '../config/gateway-file.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { AnthropicProvider } from './anthropic/anthropic-provider.ts';
+import { DEFAULT_IMAGE_CONCURRENCY, DEFAULT_IMAGE_PIXEL_BUDGET } from './demo/demo-images.ts';
 import { DemoProvider } from './demo/demo-provider.ts';
 import { OpenAiProvider } from './openai/openai-provider.ts';
-import { DEFAULT_ROUTING, type ModelInfo, type Provider, type RoutingSettings } from './provider.ts';
+import { DEFAULT_ROUTING, type ModelInfo, type ModelKind, type Provider, type RoutingSettings } from './provider.ts';
 import { orderCandidates } from './routing/candidate-order.ts';
 import { ProviderHealth } from './routing/provider-health.ts';
 
@@ -59,8 +60,8 @@ export class ModelRouter {
     return orderCandidates(ready.length > 0 ? ready : all, this.random).map(({ provider, model: info }) => ({ provider, model: info }));
   }
 
-  list(kind: 'text' | 'image'): ModelInfo[] {
-    return [...this.routes.values()].map((list) => list[0]!.model).filter((m) => m.kind === kind);
+  list(...kinds: ModelKind[]): ModelInfo[] {
+    return [...this.routes.values()].map((list) => list[0]!.model).filter((m) => kinds.includes(m.kind));
   }
 
   async close(): Promise<void> {
@@ -97,9 +98,16 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
     const common = { name: config.name, timeoutMs: config.timeoutMs, models, routing: config.routing, translation: config.translation };
     switch (config.type) {
       case 'demo':
-        return new DemoProvider({ name: config.name, chunkDelayMs: config.chunkDelayMs, priority: config.priority, weight: config.weight, routing: config.routing });
+        return new DemoProvider({
+          name: config.name,
+          chunkDelayMs: config.chunkDelayMs,
+          priority: config.priority,
+          weight: config.weight,
+          routing: config.routing,
+          imageLimits: { pixelBudget: config.imagePixelBudget ?? DEFAULT_IMAGE_PIXEL_BUDGET, concurrency: config.imageConcurrency || DEFAULT_IMAGE_CONCURRENCY },
+        });
       case 'openai':
-        return new OpenAiProvider({ ...common, baseUrl: config.baseUrl!, apiKey });
+        return new OpenAiProvider({ ...common, baseUrl: config.baseUrl!, apiKey, responsesApi: config.responsesApi });
       case 'anthropic':
         return new AnthropicProvider({ ...common, baseUrl: config.baseUrl!, apiKey, authHeader: config.authHeader });
     }

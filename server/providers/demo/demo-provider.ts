@@ -5,14 +5,13 @@ import { messagesErrorBody, openAiErrorBody } from '../../../core/protocol/error
 import { randomBase62 } from '../../auth/random-tokens.ts';
 import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from '../provider.ts';
 import { chatCompletionFrames, chatCompletionJson } from './demo-chat-body.ts';
-import { MAX_IMAGE_SIDE, MIN_IMAGE_SIDE, renderDemoImage } from './demo-image.ts';
+import { DEMO_IMAGE_MODEL, DemoImages, type DemoImageLimits } from './demo-images.ts';
 import { messageFrames, messageJson } from './demo-messages-body.ts';
 import { completeDemo, countTokens } from './demo-text.ts';
 import { promptText } from './prompt-text.ts';
 
 export const DEMO_TEXT_MODEL = 'demo-chat';
-export const DEMO_IMAGE_MODEL = 'demo-image';
-export const DEMO_MAX_IMAGES = 4;
+export { DEMO_IMAGE_MODEL, DEMO_MAX_IMAGES } from './demo-images.ts';
 /** Roles the demo model understands in the messages protocol (system entries may come mid-conversation). */
 const DEMO_MESSAGE_ROLES = ['user', 'assistant', 'system'];
 
@@ -23,6 +22,8 @@ export interface DemoProviderOptions {
   priority?: number;
   weight?: number;
   routing?: RoutingSettings;
+  /** Pixel budget per request and concurrent renders of the image model. */
+  imageLimits?: DemoImageLimits;
 }
 
 async function* once(bytes: Buffer): AsyncIterable<Uint8Array> {
@@ -39,10 +40,12 @@ export class DemoProvider implements Provider {
   readonly models: ModelInfo[];
   readonly routing?: RoutingSettings;
   private readonly chunkDelayMs: number;
+  private readonly imageModel: DemoImages;
 
   constructor(options: DemoProviderOptions = {}) {
     this.name = options.name ?? 'demo';
     this.chunkDelayMs = options.chunkDelayMs ?? 25;
+    this.imageModel = new DemoImages(options.imageLimits);
     this.routing = options.routing;
     const created = Date.UTC(2026, 0, 1) / 1000;
     const rank = { ...(options.priority !== undefined ? { priority: options.priority } : {}), ...(options.weight !== undefined ? { weight: options.weight } : {}) };
@@ -104,34 +107,9 @@ export class DemoProvider implements Provider {
     return this.stream(messageFrames(id, request.upstreamModel, completion), request.signal);
   }
 
-  private images(request: ProviderRequest): ProviderResponse {
-    const body = request.json;
-    const n = (body.n as number | undefined) ?? 1;
-    if (n > DEMO_MAX_IMAGES) {
-      return json(400, openAiErrorBody(400, `${DEMO_IMAGE_MODEL} draws at most ${DEMO_MAX_IMAGES} images per request; lower n.`, { param: 'n' }));
-    }
-    if (body.response_format === 'url') {
-      return json(400, openAiErrorBody(400, `${DEMO_IMAGE_MODEL} returns images inline only; use response_format "b64_json".`, { param: 'response_format' }));
-    }
-    const size = (body.size as string | undefined) ?? '1024x1024';
-    const [width, height] = size === 'auto' ? [1024, 1024] : size.split('x').map(Number);
-    const inRange = (side: number) => Number.isInteger(side) && side >= MIN_IMAGE_SIDE && side <= MAX_IMAGE_SIDE;
-    if (!inRange(width!) || !inRange(height!)) {
-      return json(
-        400,
-        openAiErrorBody(400, `Size "${size}" is outside ${MIN_IMAGE_SIDE}..${MAX_IMAGE_SIDE} pixels per side; use e.g. "512x512".`, { param: 'size' }),
-      );
-    }
-    const prompt = String(body.prompt);
-    const data = Array.from({ length: n }, (_, index) => ({
-      b64_json: renderDemoImage(prompt, width!, height!, index).toString('base64'),
-      revised_prompt: prompt,
-    }));
-    return json(200, {
-      created: Math.floor(Date.now() / 1000),
-      data,
-      usage: { input_tokens: countTokens(prompt), output_tokens: n, total_tokens: countTokens(prompt) + n },
-    });
+  private async images(request: ProviderRequest): Promise<ProviderResponse> {
+    const answer = await this.imageModel.answer(request.json);
+    return json(answer.status, answer.body);
   }
 
   private stream(frames: string[], signal: AbortSignal): ProviderResponse {

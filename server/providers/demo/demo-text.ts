@@ -14,8 +14,15 @@ export function tokenPieces(text: string): string[] {
   return text.match(TOKEN_PATTERN) ?? [];
 }
 
+/** Text longer than this is counted on a prefix of this size and scaled: bounded work for any prompt. */
+const EXACT_COUNT_CHARS = 256 * 1024;
+
 export function countTokens(text: string): number {
-  return tokenPieces(text).length;
+  const sample = text.length > EXACT_COUNT_CHARS ? text.slice(0, EXACT_COUNT_CHARS) : text;
+  const counter = new RegExp(TOKEN_PATTERN.source, 'gu');
+  let count = 0;
+  while (counter.exec(sample) !== null) count += 1;
+  return sample === text ? count : Math.round((count * text.length) / sample.length);
 }
 
 function fnv1a(text: string): number {
