@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { KeyAuthenticator } from './auth/key-authenticator.ts';
 import type { Lifecycle } from './lifecycle.ts';
+import type { BodyBudget } from './limits/body-budget.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
 import type { ModelRouter } from './providers/model-router.ts';
 import type { Store } from './store/store.ts';
@@ -28,5 +29,7 @@ export interface GatewayDeps {
   usage: UsageMeter;
   settings: GatewaySettings;
   lifecycle?: Lifecycle;
+  /** Bounds the request bodies held in memory at once; absent = no bound (tests). */
+  bodyBudget?: BodyBudget;
   logger?: Logger;
 }

@@ -17,6 +17,8 @@ export interface ServeOptions {
   bodyLimitBytes?: number;
   /** How long a client may take to send its whole request (default DEFAULT_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+  /** Request bodies held in memory at once (default DEFAULT_INFLIGHT_BODY_BYTES). */
+  inflightBodyBytes?: number;
   /** Deepest JSON nesting accepted in request bodies (default DEFAULT_JSON_MAX_DEPTH). */
   jsonMaxDepth?: number;
   /** How long in-flight requests and streams may run after a stop signal. */
@@ -26,7 +28,10 @@ export interface ServeOptions {
 }
 
 export const DEFAULT_RATE_LIMIT_RPM = 600;
-export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+/** Largest request body (raise with --body-limit; a prompt with large attachments may need more). */
+export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+/** Request bodies held in memory at once across all requests (--inflight-body-limit). */
+export const DEFAULT_INFLIGHT_BODY_BYTES = 64 * 1024 * 1024;
 /** Time a client has to send its whole request (headers and body); answers may stream for longer. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 /** Deepest JSON nesting accepted in a request body (real clients' tool schemas stay far below it). */

@@ -14,7 +14,8 @@ import { Lifecycle } from './lifecycle.ts';
 import { RateLimiter } from './limits/rate-limiter.ts';
 import { DemoProvider } from './providers/demo/demo-provider.ts';
 import { buildProviders, ModelRouter } from './providers/model-router.ts';
-import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_RATE_LIMIT_RPM, type ServeOptions } from './serve-options.ts';
+import { BodyBudget } from './limits/body-budget.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_INFLIGHT_BODY_BYTES, DEFAULT_RATE_LIMIT_RPM, type ServeOptions } from './serve-options.ts';
 import { Store } from './store/store.ts';
 import { UsageMeter } from './usage/usage-meter.ts';
 
@@ -59,6 +60,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   const lifecycle = new Lifecycle();
   const deps: GatewayDeps = {
     lifecycle,
+    bodyBudget: new BodyBudget(options.inflightBodyBytes ?? DEFAULT_INFLIGHT_BODY_BYTES),
     store,
     authenticator: new KeyAuthenticator(store.keys, store.users, store.database.changedElsewhere),
     router,

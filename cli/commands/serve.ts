@@ -19,6 +19,9 @@ interface Args extends StoreArgs {
   publicImageUrl?: string;
   rateLimit?: number;
   bodyLimit?: number;
+  inflightBodyLimit?: number;
+  requestTimeoutMs?: number;
+  jsonMaxDepth?: number;
   drainMs: number;
   logLevel: string;
   printSystemdUnit?: boolean;
@@ -39,7 +42,10 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         .option('public-url', { type: 'string', default: envString(env, 'GWCTL_PUBLIC_URL'), describe: '{base_url} as clients reach it, for hints [env GWCTL_PUBLIC_URL]' })
         .option('public-image-url', { type: 'string', default: envString(env, 'GWCTL_PUBLIC_IMAGE_URL'), describe: '{image_base_url} as clients reach it [env GWCTL_PUBLIC_IMAGE_URL]' })
         .option('rate-limit', { type: 'number', default: envNumber(env, 'GWCTL_RATE_LIMIT'), describe: 'Requests per minute per key, 0 = off (default 600) [env GWCTL_RATE_LIMIT]' })
-        .option('body-limit', { type: 'number', default: envNumber(env, 'GWCTL_BODY_LIMIT'), describe: 'Largest request body in bytes (default 32 MiB) [env GWCTL_BODY_LIMIT]' })
+        .option('body-limit', { type: 'number', default: envNumber(env, 'GWCTL_BODY_LIMIT'), describe: 'Largest request body in bytes (default 16 MiB) [env GWCTL_BODY_LIMIT]' })
+        .option('inflight-body-limit', { type: 'number', default: envNumber(env, 'GWCTL_INFLIGHT_BODY_LIMIT'), describe: 'Request bodies held in memory at once, in bytes; beyond it 503 + Retry-After (default 64 MiB) [env GWCTL_INFLIGHT_BODY_LIMIT]' })
+        .option('request-timeout-ms', { type: 'number', default: envNumber(env, 'GWCTL_REQUEST_TIMEOUT_MS'), describe: 'Time a client has to send its whole request; 408 after it (default 120000) [env GWCTL_REQUEST_TIMEOUT_MS]' })
+        .option('json-max-depth', { type: 'number', default: envNumber(env, 'GWCTL_JSON_MAX_DEPTH'), describe: 'Deepest JSON nesting accepted in request bodies (default 128) [env GWCTL_JSON_MAX_DEPTH]' })
         .option('drain-ms', { type: 'number', default: envNumber(env, 'GWCTL_DRAIN_MS') ?? defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
         .option('log-level', {
           type: 'string',
@@ -58,6 +64,9 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           }
           for (const [name, value] of [['rate-limit', a.rateLimit], ['body-limit', a.bodyLimit], ['drain-ms', a.drainMs]] as const) {
             if (value !== undefined && (!Number.isInteger(value) || value < 0)) return `--${name} must be a whole number >= 0, got ${value}.`;
+          }
+          for (const [name, value] of [['inflight-body-limit', a.inflightBodyLimit], ['request-timeout-ms', a.requestTimeoutMs], ['json-max-depth', a.jsonMaxDepth]] as const) {
+            if (value !== undefined && (!Number.isInteger(value) || value < 1)) return `--${name} must be a whole number >= 1, got ${value}.`;
           }
           for (const [name, value] of [['public-url', a.publicUrl], ['public-image-url', a.publicImageUrl]] as const) {
             if (value !== undefined && !/^https?:\/\/[^/\s]+/.test(value)) return `--${name} must be an http(s) URL, got "${value}".`;
@@ -85,6 +94,9 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         publicImageUrl: args.publicImageUrl,
         rateLimitRpm: args.rateLimit,
         bodyLimitBytes: args.bodyLimit,
+        inflightBodyBytes: args.inflightBodyLimit,
+        requestTimeoutMs: args.requestTimeoutMs,
+        jsonMaxDepth: args.jsonMaxDepth,
         drainMs: args.drainMs,
         logLevel: args.logLevel,
       };

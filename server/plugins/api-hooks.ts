@@ -18,8 +18,13 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
     if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
     // A response that closes before it finished: the client left, or a shutdown cut it. What reached
     // a provider is counted all the same, with the tokens known at that moment.
+    const bodyBytes = declaredBodyBytes(request, deps.settings.bodyLimitBytes);
+    if (deps.bodyBudget && !deps.bodyBudget.reserve(bodyBytes)) {
+      throw new GatewayError(503, 'busy_with_large_requests', 'The gateway is busy reading other large requests. Retry in a moment.', { headers: { 'retry-after': '1' } });
+    }
     deps.lifecycle?.begin();
     reply.raw.once('close', () => {
+      deps.bodyBudget?.release(bodyBytes);
       if (!reply.raw.writableFinished && request.gateway.reachedProvider) {
         request.gateway.outcome ??= deps.lifecycle?.draining ? 'shutdown_cut' : 'client_aborted';
         recordUsageOnce(deps, request, request.gateway.outcomeStatus ?? reply.statusCode);
@@ -58,6 +63,13 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
   app.addHook('onResponse', async (request, reply) => {
     recordUsageOnce(deps, request, reply.statusCode);
   });
+}
+
+/** What a request's body will hold in memory: its Content-Length, or the limit when it streams without one. */
+function declaredBodyBytes(request: FastifyRequest, limit: number): number {
+  const length = request.headers['content-length'];
+  if (length !== undefined) return Math.min(Number(length) || 0, limit);
+  return request.headers['transfer-encoding'] ? limit : 0;
 }
 
 export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, status: number): void {

@@ -32,6 +32,8 @@ export interface GatewayStartOptions {
   rateLimit?: number;
   bodyLimit?: number;
   drainMs?: number;
+  /** More `gwctl serve` flags, as given. */
+  extraArgs?: string[];
   /** Extra environment of the gateway (e.g. the upstream keys named by apiKeyEnv). */
   env?: Record<string, string>;
   /**
@@ -125,6 +127,7 @@ export class GatewayProcess {
     if (options.rateLimit !== undefined) args.push('--rate-limit', String(options.rateLimit));
     if (options.bodyLimit !== undefined) args.push('--body-limit', String(options.bodyLimit));
     if (options.drainMs !== undefined) args.push('--drain-ms', String(options.drainMs));
+    if (options.extraArgs) args.push(...options.extraArgs);
 
     const serveEnv: Record<string, string> = options.adminPassword !== undefined ? { GWCTL_ADMIN_PASSWORD: options.adminPassword } : {};
     const gateway = new GatewayProcess(root, home, dataDir, env, args, serveEnv);

@@ -48,7 +48,8 @@ export function seededRandom(seedText: string): () => number {
 
 export function demoReply(prompt: string): string {
   const random = seededRandom(prompt);
-  const cleaned = prompt.replace(/\s+/g, ' ').trim();
+  // Only the excerpt is needed: never copy a whole (possibly huge) prompt to clean it.
+  const cleaned = prompt.slice(0, 400).replace(/\s+/g, ' ').trim();
   const excerpt = cleaned.length > 60 ? `${cleaned.slice(0, 57)}...` : cleaned;
   const sentences: string[] = [];
   const count = 2 + Math.floor(random() * 2);
