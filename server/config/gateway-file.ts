@@ -26,6 +26,8 @@ export interface ProviderConfig {
   timeoutMs: number;
   models: ModelEntry[];
   chunkDelayMs?: number;
+  /** An `openai` upstream that also serves the Responses API (/responses): Responses clients pass through. */
+  responsesApi: boolean;
   /** demo only: pixels one images request may ask for, and renders run at once. */
   imagePixelBudget?: number;
   imageConcurrency?: number;

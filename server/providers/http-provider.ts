@@ -42,7 +42,8 @@ export abstract class HttpProvider implements Provider {
   }
 
   send(request: ProviderRequest): Promise<ProviderResponse> {
-    return this.upstream.post(this.paths[request.operation]! + request.query, request.body, this.upstreamHeaders(request.headers), request.signal);
+    const path = this.paths[request.operation]! + (request.subpath ?? '') + request.query;
+    return this.upstream.request(request.method ?? 'POST', path, request.body, this.upstreamHeaders(request.headers), request.signal);
   }
 
   close(): Promise<void> {

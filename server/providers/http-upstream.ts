@@ -29,13 +29,19 @@ export class HttpUpstream {
     });
   }
 
-  async post(path: string, body: Buffer, headers: Record<string, string>, signal: AbortSignal): Promise<ProviderResponse> {
+  post(path: string, body: Buffer, headers: Record<string, string>, signal: AbortSignal): Promise<ProviderResponse> {
+    return this.request('POST', path, body, headers, signal);
+  }
+
+  /** A request without a body (GET, DELETE) sends none. */
+  async request(method: 'GET' | 'POST' | 'DELETE', path: string, body: Buffer, headers: Record<string, string>, signal: AbortSignal): Promise<ProviderResponse> {
+    const withBody = method === 'POST';
     try {
       const response = await this.pool.request({
-        method: 'POST',
+        method,
         path: this.basePath + path,
-        body,
-        headers: { ...headers, 'content-length': String(body.length), 'accept-encoding': 'identity' },
+        body: withBody ? body : undefined,
+        headers: withBody ? { ...headers, 'content-length': String(body.length), 'accept-encoding': 'identity' } : { ...headers, 'accept-encoding': 'identity' },
         signal,
       });
       const outHeaders: Record<string, string> = {};

@@ -3,7 +3,11 @@
 // text protocols (translate/) when a provider speaks the other one.
 import type { TranslationSettings } from './translate/translators.ts';
 
-export type Operation = 'chat' | 'messages' | 'count_tokens' | 'images';
+/**
+ * `responses` creates a response; `response_lookup` reaches a stored response by id (retrieve,
+ * input items, delete, cancel) at an upstream that keeps them.
+ */
+export type Operation = 'chat' | 'messages' | 'count_tokens' | 'images' | 'responses' | 'response_lookup' | 'embeddings';
 
 export interface ProviderRequest {
   operation: Operation;
@@ -15,6 +19,10 @@ export interface ProviderRequest {
   stream: boolean;
   /** Query string of the client request, including '?', or ''. */
   query: string;
+  /** POST unless set (a stored response is read with GET, removed with DELETE). */
+  method?: 'GET' | 'POST' | 'DELETE';
+  /** Appended to the operation's upstream path (`/{id}` of a stored response, and more). */
+  subpath?: string;
   /** Client headers the upstream should see (protocol versions and betas, never credentials). */
   headers: Record<string, string>;
   signal: AbortSignal;
@@ -26,12 +34,15 @@ export interface ProviderResponse {
   body: AsyncIterable<Uint8Array>;
 }
 
+/** What a model produces: text (chat, messages, Responses), images, or embeddings. */
+export type ModelKind = 'text' | 'image' | 'embedding';
+
 export interface ModelInfo {
   /** Public name clients send. */
   id: string;
   /** Name sent upstream. */
   upstreamModel: string;
-  kind: 'text' | 'image';
+  kind: ModelKind;
   displayName?: string;
   created: number;
   /** Among providers serving the same public name: lower is tried first (default 1). */

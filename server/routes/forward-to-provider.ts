@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { routingOf, type Route } from '../providers/model-router.ts';
-import { UpstreamError, type Operation, type ProviderResponse } from '../providers/provider.ts';
+import { UpstreamError, type ModelKind, type Operation, type ProviderResponse } from '../providers/provider.ts';
 import { backoffMs, isRetryableStatus, retrySameProvider } from '../providers/routing/retry-policy.ts';
 import { TranslationError } from '../providers/translate/translation-error.ts';
 import { adaptationFor, DEFAULT_TRANSLATION, type Translator } from '../providers/translate/translators.ts';
@@ -34,13 +34,24 @@ const ENDPOINT_OF: Record<Operation, string> = {
   messages: '/v1/messages',
   count_tokens: '/v1/messages/count_tokens',
   images: '/v1/images/generations',
+  responses: '/v1/responses',
+  response_lookup: '/v1/responses/{id}',
+  embeddings: '/v1/embeddings',
 };
 
-const PROTOCOL_NAME: Record<Operation, string> = { chat: 'chat-completions', messages: 'messages-protocol', count_tokens: 'messages-protocol', images: 'image' };
+const PROTOCOL_NAME: Record<Operation, string> = {
+  chat: 'chat-completions',
+  messages: 'messages-protocol',
+  count_tokens: 'messages-protocol',
+  images: 'image',
+  responses: 'Responses',
+  response_lookup: 'Responses',
+  embeddings: 'embeddings',
+};
 
 export interface ForwardOptions {
   operation: Operation;
-  kind: 'text' | 'image';
+  kind: ModelKind;
   modelName: string;
   stream: boolean;
   /** Fields the gateway must set on a same-protocol upstream request (the client's bytes are kept otherwise). */
@@ -61,8 +72,9 @@ function prepare(route: Route, request: FastifyRequest, options: ForwardOptions)
   if (!adaptation) return undefined;
   const json = request.body as Record<string, unknown>;
   if (adaptation.translator) {
-    const translated = adaptation.translator.request(json, route.model.upstreamModel, route.provider.translation ?? DEFAULT_TRANSLATION);
-    return { operation: adaptation.operation, json: translated, body: Buffer.from(JSON.stringify(translated)), translator: adaptation.translator };
+    const translator = adaptation.translator.forRequest?.(json) ?? adaptation.translator;
+    const translated = translator.request(json, route.model.upstreamModel, route.provider.translation ?? DEFAULT_TRANSLATION);
+    return { operation: adaptation.operation, json: translated, body: Buffer.from(JSON.stringify(translated)), translator };
   }
   const overrides: Record<string, unknown> = { ...options.overrides };
   if (route.model.upstreamModel !== route.model.id) overrides.model = route.model.upstreamModel;

@@ -1,10 +1,10 @@
 // GET /v1/models (and /v1/models/:id): the models a key may use, in the OpenAI list shape,
 // or the messages-protocol shape when the request carries anthropic-version.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { authenticateWith } from '../plugins/api-hooks.ts';
-import type { ModelInfo } from '../providers/provider.ts';
+import type { ModelInfo, ModelKind } from '../providers/provider.ts';
 
 function openAiModel(model: ModelInfo, ownedBy: string) {
   return { id: model.id, object: 'model', created: model.created, owned_by: ownedBy };
@@ -18,8 +18,11 @@ export function registerModels(app: FastifyInstance, deps: GatewayDeps, kind: 't
   const onRequest = authenticateWith(deps, { allowXApiKey: true });
   const owner = (model: ModelInfo) => deps.router.resolve(model.id)?.provider.name ?? 'gateway';
 
+  // The text address serves embedding models too, to OpenAI-style clients; a messages client can
+  // only use the text models.
+  const kindsFor = (request: FastifyRequest): ModelKind[] => (kind === 'image' ? ['image'] : request.gateway.surface === 'messages' ? ['text'] : ['text', 'embedding']);
   app.get('/v1/models', { onRequest }, async (request) => {
-    const models = deps.router.list(kind);
+    const models = deps.router.list(...kindsFor(request));
     if (request.gateway.surface === 'messages') {
       return { data: models.map(messagesModel), has_more: false, first_id: models[0]?.id ?? null, last_id: models.at(-1)?.id ?? null };
     }
@@ -27,7 +30,7 @@ export function registerModels(app: FastifyInstance, deps: GatewayDeps, kind: 't
   });
 
   app.get<{ Params: { id: string } }>('/v1/models/:id', { onRequest }, async (request) => {
-    const model = deps.router.list(kind).find((m) => m.id === request.params.id);
+    const model = deps.router.list(...kindsFor(request)).find((m) => m.id === request.params.id);
     if (!model) {
       throw new GatewayError(404, 'model_not_found', `The model "${request.params.id}" does not exist or is not available to this key.`, { param: 'model' });
     }

@@ -38,7 +38,7 @@ export function textNotFound(settings: GatewaySettings) {
     return new GatewayError(
       404,
       'not_found',
-      `Unknown path: ${request.method} ${path}. This address serves ${settings.publicUrl}/v1/models, /v1/chat/completions and /v1/messages.`,
+      `Unknown path: ${request.method} ${path}. This address serves ${settings.publicUrl}/v1/models, /v1/chat/completions, /v1/responses, /v1/embeddings and /v1/messages.`,
     );
   };
 }

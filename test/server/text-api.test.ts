@@ -19,10 +19,16 @@ function sse(payload: string) {
 }
 
 describe('GET /v1/models', () => {
-  test('OpenAI list shape by default, text models only', async () => {
+  test('OpenAI list shape by default, text and embedding models (no image models)', async () => {
     const res = await gw.text.inject({ url: '/v1/models', headers: bearer(key) });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json(), { object: 'list', data: [{ id: 'demo-chat', object: 'model', created: 1767225600, owned_by: 'demo' }] });
+    assert.deepEqual(res.json(), {
+      object: 'list',
+      data: [
+        { id: 'demo-chat', object: 'model', created: 1767225600, owned_by: 'demo' },
+        { id: 'demo-embedding', object: 'model', created: 1767225600, owned_by: 'demo' },
+      ],
+    });
     assert.match(String(res.headers['x-request-id']), /^req_/);
   });
 
@@ -33,6 +39,7 @@ describe('GET /v1/models', () => {
     assert.equal(body.has_more, false);
     assert.equal(body.data[0].type, 'model');
     assert.equal(body.first_id, 'demo-chat');
+    assert.deepEqual(body.data.map((m: { id: string }) => m.id), ['demo-chat'], 'a messages client sees the models it can use');
   });
 
   test('a single model, and 404 for an unknown one', async () => {

@@ -1,12 +1,17 @@
-// The built-in `demo` provider: a text model for both protocols and an image model, with no
-// upstream account. Answers are deterministic, streamed in several chunks with honest usage.
+// The built-in `demo` provider: a text model for every text protocol (chat-completions, messages,
+// Responses), an image model and an embedding model, with no upstream account. Answers are
+// deterministic, streamed in several chunks with honest usage.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { messagesErrorBody, openAiErrorBody } from '../../../core/protocol/error-bodies.ts';
 import { randomBase62 } from '../../auth/random-tokens.ts';
 import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from '../provider.ts';
+import { encodeSse } from '../../../core/protocol/sse.ts';
 import { chatCompletionFrames, chatCompletionJson } from './demo-chat-body.ts';
+import { DEMO_EMBEDDING_MODEL, demoEmbeddings } from './demo-embeddings.ts';
 import { DEMO_IMAGE_MODEL, DemoImages, type DemoImageLimits } from './demo-images.ts';
 import { messageFrames, messageJson } from './demo-messages-body.ts';
+import { demoResponses } from './demo-responses.ts';
+import { ResponseStore } from './response-store.ts';
 import { completeDemo, countTokens } from './demo-text.ts';
 import { promptText } from './prompt-text.ts';
 
@@ -41,6 +46,7 @@ export class DemoProvider implements Provider {
   readonly routing?: RoutingSettings;
   private readonly chunkDelayMs: number;
   private readonly imageModel: DemoImages;
+  private readonly stored = new ResponseStore();
 
   constructor(options: DemoProviderOptions = {}) {
     this.name = options.name ?? 'demo';
@@ -52,6 +58,7 @@ export class DemoProvider implements Provider {
     this.models = [
       { id: DEMO_TEXT_MODEL, upstreamModel: DEMO_TEXT_MODEL, kind: 'text', displayName: 'Demo chat (deterministic)', created, ...rank },
       { id: DEMO_IMAGE_MODEL, upstreamModel: DEMO_IMAGE_MODEL, kind: 'image', displayName: 'Demo image (deterministic)', created, ...rank },
+      { id: DEMO_EMBEDDING_MODEL, upstreamModel: DEMO_EMBEDDING_MODEL, kind: 'embedding', displayName: 'Demo embedding (deterministic)', created, ...rank },
     ];
   }
 
@@ -69,6 +76,14 @@ export class DemoProvider implements Provider {
         return json(200, { input_tokens: countTokens(promptText(request.json).all) });
       case 'images':
         return this.images(request);
+      case 'responses':
+        return this.responses(request);
+      case 'response_lookup':
+        return this.lookup(request);
+      case 'embeddings': {
+        const result = demoEmbeddings(request.json, request.upstreamModel);
+        return json(result.status, result.body);
+      }
     }
   }
 
@@ -105,6 +120,28 @@ export class DemoProvider implements Provider {
     const id = `msg_${randomBase62(24)}`;
     if (!request.stream) return json(200, messageJson(id, request.upstreamModel, completion));
     return this.stream(messageFrames(id, request.upstreamModel, completion), request.signal);
+  }
+
+  private responses(request: ProviderRequest): ProviderResponse {
+    const result = demoResponses(request.json, request.upstreamModel, randomBase62(24), Math.floor(Date.now() / 1000), this.stored);
+    if ('error' in result) return json(result.error.status, result.error.body);
+    if (!request.stream) return json(200, result.response);
+    return this.stream(
+      result.events.map((e) => encodeSse(e.data, e.event)),
+      request.signal,
+    );
+  }
+
+  /** GET and DELETE /v1/responses/{id} for the responses the demo stored. */
+  private lookup(request: ProviderRequest): ProviderResponse {
+    const id = decodeURIComponent((request.subpath ?? '').replace(/^\//, ''));
+    const stored = /^[^/]+$/.test(id) ? this.stored.get(id) : undefined;
+    if (!stored) return json(404, openAiErrorBody(404, `No response found with id '${id}'.`, { type: 'invalid_request_error' }));
+    if (request.method === 'DELETE') {
+      this.stored.delete(id);
+      return json(200, { id, object: 'response.deleted', deleted: true });
+    }
+    return json(200, stored.response);
   }
 
   private async images(request: ProviderRequest): Promise<ProviderResponse> {

@@ -1,14 +1,21 @@
-// A chat-completions upstream (type `openai`): base URL includes /v1; chat and image routes pass through,
-// and messages clients reach it through translation (translate/).
+// A chat-completions upstream (type `openai`): base URL includes /v1; chat, image and embedding
+// routes pass through, and messages clients reach it through translation (translate/). With
+// `responsesApi` it also serves the Responses API (/responses, and stored responses by id), so
+// Responses clients pass through instead of being translated to chat-completions.
 import { HttpProvider, type HttpProviderOptions } from '../http-provider.ts';
+import type { Operation } from '../provider.ts';
 
-export type OpenAiProviderOptions = HttpProviderOptions;
+export interface OpenAiProviderOptions extends HttpProviderOptions {
+  responsesApi?: boolean;
+}
 
 export class OpenAiProvider extends HttpProvider {
   readonly type = 'openai';
 
   constructor(private readonly options: OpenAiProviderOptions) {
-    super(options, { chat: '/chat/completions', images: '/images/generations' });
+    const paths: Partial<Record<Operation, string>> = { chat: '/chat/completions', images: '/images/generations', embeddings: '/embeddings' };
+    if (options.responsesApi) Object.assign(paths, { responses: '/responses', response_lookup: '/responses' });
+    super(options, paths);
   }
 
   protected upstreamHeaders(clientHeaders: Record<string, string>): Record<string, string> {

@@ -21,22 +21,31 @@ export function imageBlockFromChat(part: Json, field: string): ContentBlock {
   if (!isUnset(image.detail) && image.detail !== 'auto') {
     refuse(`${field}.image_url.detail`, `the messages protocol has no image detail setting; leave detail out or set it to "auto".`);
   }
+  return imageBlockFromUrl(url, `${field}.image_url.url`);
+}
+
+/** An image given by URL (http(s) or a base64 data: URL); `field` names the URL in a refusal. */
+export function imageBlockFromUrl(url: string, field: string): ContentBlock {
   const inline = parseDataUrl(url);
   if (inline) {
-    if (!IMAGE_TYPES.has(inline.mediaType)) refuse(`${field}.image_url.url`, `the messages protocol takes inline images of type ${[...IMAGE_TYPES].join(', ')}, not ${inline.mediaType}.`);
+    if (!IMAGE_TYPES.has(inline.mediaType)) refuse(field, `the messages protocol takes inline images of type ${[...IMAGE_TYPES].join(', ')}, not ${inline.mediaType}.`);
     return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
   }
   if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
-  refuse(`${field}.image_url.url`, 'only http(s) URLs and base64 data: URLs can be sent as images.');
+  refuse(field, 'only http(s) URLs and base64 data: URLs can be sent as images.');
 }
 
 export function documentBlockFromChat(part: Json, field: string): ContentBlock {
   const file = asRecord(part.file);
   if (!isUnset(file.file_id)) refuse(`${field}.file.file_id`, 'uploaded file ids belong to the chat-completions provider; send the bytes as file_data instead.');
-  const inline = parseDataUrl(asString(file.file_data) ?? '');
-  if (!inline || inline.mediaType !== 'application/pdf') refuse(`${field}.file.file_data`, 'only PDF files as a base64 data: URL can be sent as documents.');
+  return documentBlockFromData(asString(file.file_data) ?? '', asString(file.filename), `${field}.file.file_data`);
+}
+
+/** A PDF given as a base64 data: URL; `field` names the data in a refusal. */
+export function documentBlockFromData(data: string, filename: string | undefined, field: string): ContentBlock {
+  const inline = parseDataUrl(data);
+  if (!inline || inline.mediaType !== 'application/pdf') refuse(field, 'only PDF files as a base64 data: URL can be sent as documents.');
   const block: ContentBlock = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: inline.data } };
-  const filename = asString(file.filename);
   if (filename) block.title = filename;
   return block;
 }

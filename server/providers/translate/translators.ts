@@ -1,5 +1,6 @@
-// The translations between the two text protocols, keyed by the client's operation and the
-// operation the upstream speaks. Shared code asks a provider what it supports and looks the pair
+// The translations between the text protocols, keyed by the client's operation and the operation
+// the upstream speaks (Responses clients reach chat-completions and messages upstreams through
+// responses-translators.ts). Shared code asks a provider what it supports and looks the pair
 // up here; it never branches on a provider's name or type.
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ApiSurface } from '../../../core/protocol/error-bodies.ts';
@@ -10,6 +11,7 @@ import { chatStreamToMessages } from './chat-stream-to-messages.ts';
 import { messagesRequestToChat } from './messages-request-to-chat.ts';
 import { messagesResponseToChat } from './messages-response-to-chat.ts';
 import { messagesStreamToChat } from './messages-stream-to-chat.ts';
+import { RESPONSES_TO_CHAT, RESPONSES_TO_MESSAGES } from './responses-translators.ts';
 import type { StreamTranslation } from './stream-types.ts';
 
 export interface TranslationSettings {
@@ -29,6 +31,8 @@ export interface Translator {
   request(body: Json, upstreamModel: string, settings: TranslationSettings): Json;
   response(body: Json, context: { created: number }): Json;
   readonly stream: StreamTranslation<unknown>;
+  /** A translation bound to the request it serves, for answers that depend on it (Responses). */
+  forRequest?(body: Json): Translator;
 }
 
 const TRANSLATORS: Translator[] = [
@@ -48,6 +52,8 @@ const TRANSLATORS: Translator[] = [
     response: (body) => chatResponseToMessages(body) as unknown as Json,
     stream: chatStreamToMessages as StreamTranslation<unknown>,
   },
+  RESPONSES_TO_CHAT,
+  RESPONSES_TO_MESSAGES,
 ];
 
 /** How a provider can serve an operation: natively, through a translation, or not at all. */
