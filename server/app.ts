@@ -10,11 +10,14 @@ import { registerApiHooks } from './plugins/api-hooks.ts';
 import { expectationFailed, rawClientErrorHandler } from './plugins/raw-client-errors.ts';
 import { sendFrameworkError } from './plugins/api-errors.ts';
 import { registerChatCompletions } from './routes/chat-completions.ts';
+import { registerEmbeddings } from './routes/embeddings.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerImages } from './routes/images.ts';
 import { registerMessages } from './routes/messages.ts';
 import { registerModels } from './routes/models.ts';
 import { imageNotFound, textNotFound } from './routes/not-found-hints.ts';
+import { registerResponsesRetrieve } from './routes/responses-retrieve.ts';
+import { registerResponses } from './routes/responses.ts';
 import { registerWeb } from './web/web-plugin.ts';
 
 // Request ids need to be unique, not secret: a random per-process prefix and a counter.
@@ -37,7 +40,8 @@ function baseApp(deps: GatewayDeps): FastifyInstance {
     // A client that stops sending its request (headers or body) is cut after this; streamed answers are not affected.
     requestTimeout,
     // Node checks those timeouts on an interval (30 s by default): check often enough to honour a short one.
-    http: { headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeout / 4))) },
+    // Node would answer a missing Host header itself, with an empty body: the API hooks answer it in shape instead.
+    http: { headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeout / 4))), requireHostHeader: false },
     clientErrorHandler: rawClientErrorHandler(nextRequestId),
     frameworkErrors: sendFrameworkError,
   }) as unknown as FastifyInstance;
@@ -61,6 +65,9 @@ export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   registerModels(app, deps, 'text');
   registerChatCompletions(app, deps);
   registerMessages(app, deps);
+  registerResponses(app, deps);
+  registerResponsesRetrieve(app, deps);
+  registerEmbeddings(app, deps);
   registerWeb(app, deps);
   return app;
 }

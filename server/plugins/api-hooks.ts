@@ -18,6 +18,9 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
     if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
     // A response that closes before it finished: the client left, or a shutdown cut it. What reached
     // a provider is counted all the same, with the tokens known at that moment.
+    if (!request.headers.host && request.raw.httpVersion === '1.1') {
+      throw new GatewayError(400, 'missing_host', 'HTTP/1.1 requests need a Host header; send the address the client connects to.', { headers: { connection: 'close' } });
+    }
     const bodyBytes = declaredBodyBytes(request, deps.settings.bodyLimitBytes);
     if (deps.bodyBudget && !deps.bodyBudget.reserve(bodyBytes)) {
       throw new GatewayError(503, 'busy_with_large_requests', 'The gateway is busy reading other large requests. Retry in a moment.', { headers: { 'retry-after': '1' } });

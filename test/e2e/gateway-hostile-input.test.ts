@@ -103,6 +103,10 @@ describe('hostile input on the API listeners', () => {
     assertOpenAi(await raw(port, 'GARBAGE\r\n\r\n'), 400, 'malformed_request');
   });
 
+  test('an HTTP/1.1 request without Host: 400 in shape (not an empty body from node)', async () => {
+    assertOpenAi(await raw(port, 'GET /v1/models HTTP/1.1\r\n\r\n'), 400, 'missing_host');
+  });
+
   test('a URL that does not decode: 400 in the shape of the route it names', async () => {
     assertOpenAi(await raw(port, `GET /v1/models/%zz HTTP/1.1\r\nhost: x\r\n\r\n`), 400, 'malformed_url');
     assertMessages(await raw(port, post('/v1/messages/%zz', { 'x-api-key': key }, '{}')), 400);
