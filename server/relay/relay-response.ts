@@ -4,6 +4,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
+import { RESPONSES_TERMINAL_EVENTS } from '../../core/protocol/responses-types.ts';
 import { SseParser } from '../../core/protocol/sse.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError, type ProviderResponse } from '../providers/provider.ts';
@@ -18,6 +19,12 @@ import { translatedStream } from './translated-stream.ts';
 import { relayUpstreamHeaders } from './upstream-headers.ts';
 
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
+
+/** A Responses stream ends with response.completed, .incomplete or .failed (named by `event:`, or first in the data). */
+const RESPONSES_END_DATA = /^\{"type":"response\.(completed|incomplete|failed)"/;
+function isResponsesEnd(data: string, event?: string): boolean {
+  return event === undefined ? RESPONSES_END_DATA.test(data) : RESPONSES_TERMINAL_EVENTS.has(event);
+}
 
 /** Milliseconds spent waiting on upstreams (sending, waiting for headers, reading bodies, backing off). */
 export interface UpstreamTiming {
@@ -147,7 +154,7 @@ async function* relayStream(
   let finished = false;
   const observe = (data: string, event?: string) => {
     usage.observe(data);
-    if (data === '[DONE]' || event === 'message_stop' || event === 'error') finished = true;
+    if (data === '[DONE]' || event === 'message_stop' || event === 'error' || isResponsesEnd(data, event)) finished = true;
   };
   try {
     for await (const chunk of body) {

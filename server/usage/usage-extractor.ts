@@ -118,6 +118,10 @@ export class StreamUsage implements TokenCounts {
     if (event.usage) {
       this.inputTokens = n(event.usage.prompt_tokens);
       this.outputTokens = n(event.usage.completion_tokens);
+    } else if (event.response?.usage) {
+      // Responses streams report usage in the response object of their terminal event.
+      this.inputTokens = n(event.response.usage.input_tokens);
+      this.outputTokens = n(event.response.usage.output_tokens);
     }
   }
 }

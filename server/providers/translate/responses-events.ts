@@ -76,8 +76,10 @@ function snapshot(s: Draft, status: ResponseStatus, extra: { usage?: ResponsesUs
   });
 }
 
-export function startResponse(s: Draft, out: StreamEventOut[], upstreamId: string, model: string): void {
+/** `createdAt`: the upstream's own timestamp when it gives one (chat-completions does). */
+export function startResponse(s: Draft, out: StreamEventOut[], upstreamId: string, model: string, createdAt?: number): void {
   s.started = true;
+  if (createdAt !== undefined) s.createdAt = createdAt;
   s.upstreamId = upstreamId;
   s.model = model;
   const response = snapshot(s, 'in_progress');

@@ -4,7 +4,7 @@
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ResponseObject } from '../../../core/protocol/responses-types.ts';
 import { reasoningText } from './chat-response-to-messages.ts';
-import { asRecord, asString, isRecord } from './json-values.ts';
+import { asNumber, asRecord, asString, isRecord } from './json-values.ts';
 import {
   beginReasoning,
   callDelta,
@@ -49,7 +49,7 @@ export function chatAnswerToResponses(body: Json, context: ResponsesContext, cre
   const message = asRecord(choice.message);
   const s: Draft = { ...initialResponsesState(context, created) };
   const out: StreamEventOut[] = [];
-  startResponse(s, out, asString(body.id) ?? '', asString(body.model) ?? '');
+  startResponse(s, out, asString(body.id) ?? '', asString(body.model) ?? '', asNumber(body.created));
   const blocks = Array.isArray(message.thinking_blocks) ? message.thinking_blocks.map(asRecord) : [];
   const reasoning = reasoningText(message);
   if (reasoning) reasoningDelta(s, out, reasoning);

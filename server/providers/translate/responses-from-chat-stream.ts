@@ -94,7 +94,7 @@ export function chatStreamToResponses(context: ResponsesContext): StreamTranslat
         failResponse(s, out, { code: asString(error.code) ?? asString(error.type) ?? 'server_error', message: String(error.message ?? 'upstream stream error') });
         return { state: s, events: out };
       }
-      if (!s.started) startResponse(s, out, asString(data.id) ?? '', asString(data.model) ?? '');
+      if (!s.started) startResponse(s, out, asString(data.id) ?? '', asString(data.model) ?? '', asNumber(data.created));
       const choice = Array.isArray(data.choices) ? asRecord(data.choices[0]) : {};
       applyDelta(s, asRecord(choice.delta), out);
       const finish = asString(choice.finish_reason);
