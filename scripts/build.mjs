@@ -29,8 +29,8 @@ const stamp = `${tarball}.inputs`;
 const proxy = await bundleProxy(root, proxyDist, { keep: (path) => path === tarball || path === stamp });
 
 const hash = createHash('sha256');
-for (const file of ['cache-fix-proxy.js', 'cache-fix-proxy-main.js', 'cache-fix-proxy-main.js.map']) hash.update(readFileSync(join(proxyDist, file)));
-for (const file of ['package.json', 'extensions.json', 'README.md']) hash.update(readFileSync(join(root, 'proxy', file)));
+for (const file of ['cache-fix-proxy.js', 'cache-fix-proxy.js.map']) hash.update(readFileSync(join(proxyDist, file)));
+for (const file of manifest.files.filter((f) => !f.startsWith('dist/')).concat('package.json')) hash.update(readFileSync(join(root, 'proxy', file)));
 const inputs = `${hash.digest('hex')}\n`;
 let packed = false;
 if (!existsSync(tarball) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== inputs) {

@@ -1,5 +1,6 @@
-// Builds the standalone cache-fix-proxy package: its bin is a small stub that turns source maps on
-// and then loads one bundled ESM file for Node >= 18 with no runtime dependencies.
+// Builds the standalone cache-fix-proxy package: one bundled ESM file for Node >= 18 with no runtime
+// dependencies, run by the package's bin (proxy/bin/cache-fix-proxy.js, a committed stub that turns
+// source maps on first; committed so that npm can link it before the build has run).
 // bundleProxy() writes proxy/dist/ (what the checkout's `cache-fix-proxy` bin runs);
 // packProxy() stages the package files in a private temp folder and `npm pack`s them there, so
 // concurrent packs (tests) never race.
@@ -7,18 +8,10 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeOutputs } from './write-outputs.mjs';
 
-export const PROXY_BIN_FILE = 'cache-fix-proxy.js';
-const BUNDLE_FILE = 'cache-fix-proxy-main.js';
-
-// Source maps have to be on before a module loads for its frames to be mapped, hence the stub.
-const STUB = `#!/usr/bin/env node
-// cache-fix-proxy: switches on source maps (stack traces name the TypeScript lines), then runs the bundle.
-process.setSourceMapsEnabled(true);
-await import('./${BUNDLE_FILE}');
-`;
+const BUNDLE_FILE = 'cache-fix-proxy.js';
 
 export function proxyManifest(root) {
   const manifest = JSON.parse(readFileSync(join(root, 'proxy', 'package.json'), 'utf8'));
@@ -28,7 +21,7 @@ export function proxyManifest(root) {
   return manifest;
 }
 
-/** Bundles proxy/src into distDir (stub, bundle, map); only changed files are written. */
+/** Bundles proxy/src into distDir (bundle and map); only changed files are written. */
 export async function bundleProxy(root, distDir, { keep } = {}) {
   proxyManifest(root);
   const result = await build({
@@ -45,8 +38,7 @@ export async function bundleProxy(root, distDir, { keep } = {}) {
     write: false,
     logLevel: 'warning',
   });
-  const files = [...result.outputFiles, { path: join(distDir, PROXY_BIN_FILE), contents: Buffer.from(STUB) }];
-  return writeOutputs(distDir, files, { keep, mode: 0o755 });
+  return writeOutputs(distDir, result.outputFiles, { keep });
 }
 
 /** Stages the package (bundle + manifest's files) and packs it into packDir; returns the tarball path. */
@@ -55,7 +47,10 @@ export async function packProxy(root, packDir) {
   const stageDir = mkdtempSync(join(tmpdir(), 'cache-fix-proxy-pack-'));
   try {
     await bundleProxy(root, join(stageDir, 'dist'));
-    for (const file of manifest.files.filter((f) => !f.startsWith('dist/')).concat('package.json')) copyFileSync(join(root, 'proxy', file), join(stageDir, file));
+    for (const file of manifest.files.filter((f) => !f.startsWith('dist/')).concat('package.json')) {
+      mkdirSync(dirname(join(stageDir, file)), { recursive: true });
+      copyFileSync(join(root, 'proxy', file), join(stageDir, file));
+    }
     mkdirSync(packDir, { recursive: true });
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     // --ignore-scripts: the staged package has none, and a pack run from a lifecycle script (prepare)

@@ -27,7 +27,7 @@ test('the packed tarball installs alone with npm -g into a temp prefix and runs'
   assert.equal(manifest.version, '4.2.1');
   assert.equal(manifest.dependencies, undefined);
   // Installed alone: nothing but our own files, no node_modules of its own.
-  assert.deepEqual(readdirSync(pkgDir).sort(), ['README.md', 'dist', 'extensions.json', 'package.json']);
+  assert.deepEqual(readdirSync(pkgDir).sort(), ['README.md', 'bin', 'dist', 'extensions.json', 'package.json']);
   const bin = join(prefix, 'bin', 'cache-fix-proxy');
 
   const version = await runCommand(bin, ['--version'], baseEnv, 20_000, prefix);
@@ -51,6 +51,6 @@ test('the packed tarball installs alone with npm -g into a temp prefix and runs'
   const service = await runCommand(bin, ['install-service'], { ...baseEnv, CACHE_FIX_SERVICE_PLATFORM: 'linux', CACHE_FIX_PROXY_UPSTREAM: upstream.url }, 20_000, prefix);
   assert.equal(service.code, 0, service.stderr);
   const unit = readFileSync(join(home, '.config', 'systemd', 'user', 'cache-fix-proxy.service'), 'utf8');
-  assert.ok(unit.includes(`${join(pkgDir, 'dist', 'cache-fix-proxy.js')} server`), unit);
+  assert.ok(unit.includes(`${join(pkgDir, 'bin', 'cache-fix-proxy.js')} server`), unit);
   assert.ok(unit.includes(`WorkingDirectory=${pkgDir}`), unit);
 });
