@@ -1,4 +1,4 @@
-// The one place that wires the TUI to the real world: undici for HTTP, execa (through
+// The one place that wires the TUI to the real world: undici for HTTP (GET, and the diagnosis' POST), execa (through
 // core/launch/launch-client.ts) for the client, and the proxy operations of core/proxy. The proxy
 // operations are created per call with the settings as they are then, so a change made on the
 // Settings screen applies at once.
@@ -8,6 +8,7 @@ import { resolveSettings } from '../core/config/resolve-settings.ts';
 import type { SettingKey } from '../core/config/setting-definitions.ts';
 import { SettingsFile } from '../core/config/settings-file.ts';
 import { launchClient, type LaunchRequest } from '../core/launch/launch-client.ts';
+import { undiciPost } from '../core/proxy/http-post.ts';
 import { createProxyOperations, type ProxyOperations } from '../core/proxy/proxy-operations.ts';
 import type { TuiDeps } from './hooks/engine.ts';
 import type { ProxyOperationsPort } from './hooks/proxy-port.ts';
@@ -28,6 +29,6 @@ export function productionDeps(input: ProductionInput): { deps: TuiDeps; launch:
     run: (action, options) => operations().run(action, options),
     acceptance: (options) => operations().acceptance(options),
   };
-  const deps: TuiDeps = { env: input.env, cwd: input.cwd, flags: input.flags, http, now: () => new Date(), proxy };
+  const deps: TuiDeps = { env: input.env, cwd: input.cwd, flags: input.flags, http, post: undiciPost, now: () => new Date(), proxy };
   return { deps, launch: (request) => launchClient(request) };
 }

@@ -1,31 +1,41 @@
-// gwctl diagnose [--status N] [--json]: the spec 4.4 checks in order, each with a cause code, what
-// was observed and a remedy with commands. Exit 0 when nothing failed, 1 otherwise.
+// gwctl diagnose [--status N] [--no-request] [--json]: the checks in order, each with a cause code,
+// what was observed and a remedy with commands, then the verdict (one root cause). One of them sends
+// a short real request through the route the client would take. Exit 0 when nothing failed, 1 otherwise.
 import type { CommandModule } from 'yargs';
 import type { HttpGet } from '../../core/client/http-get.ts';
 import { undiciGet } from '../../core/client/undici-http-get.ts';
 import { DIAGNOSE_STATUSES } from '../../core/doctor/diagnose-checks.ts';
+import { PROBE_MAX_TOKENS } from '../../core/doctor/messages-probe.ts';
 import { runDiagnosis } from '../../core/doctor/run-diagnosis.ts';
+import { undiciPost, type HttpPost } from '../../core/proxy/http-post.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
 import { toJson } from '../output/format-table.ts';
 import { renderChecks } from '../output/render-checks.ts';
 import { settingsOptions } from './config/settings-options.ts';
+import { CLIENT_SETTING_KEYS } from './config/client-setting-keys.ts';
 
 interface Args {
   status?: number;
+  request: boolean;
   json: boolean;
   timeout: number;
 }
 
-export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet): CommandModule<object, Args> {
+export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet, post: HttpPost = undiciPost): CommandModule<object, Args> {
   return {
     command: 'diagnose',
-    describe: 'Find why a client fails: execution plane, proxy, base address, pinned settings, credential, proxy upstream, direct request',
+    describe: 'Find why a client fails: execution plane, proxy, base address, pinned settings, credential, proxy upstream, one short real request, direct request',
     builder: (y) =>
       settingsOptions
-        .add(y, ['baseUrl', 'proxyUrl', 'client.command', 'client.auth', 'client.baseUrlVar', 'client.tokenVar', 'client.apiKeyVar', 'client.settingsFiles'])
+        .add(y, ['baseUrl', 'proxyUrl', ...CLIENT_SETTING_KEYS])
         .option('status', { type: 'number', describe: `Start from the status the client showed: ${DIAGNOSE_STATUSES.join(', ')}` })
-        .option('timeout', { type: 'number', default: 10_000, describe: 'Milliseconds for the direct request' })
-        .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"ok":bool,"checks":[{"id","status","cause","observed","remedy","commands"}]}' })
+        .option('request', {
+          type: 'boolean',
+          default: true,
+          describe: `Send one short real POST /v1/messages (max_tokens ${PROBE_MAX_TOKENS}, may cost a few tokens) through the route the client would take; --no-request leaves it out`,
+        })
+        .option('timeout', { type: 'number', default: 10_000, describe: 'Milliseconds for each request' })
+        .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"ok":bool,"checks":[{"id","status","cause","observed","remedy","commands"}],"verdict":{…}}' })
         .check((raw) => {
           const a = raw as unknown as Args;
           if (a.status !== undefined && !DIAGNOSE_STATUSES.includes(a.status)) return `--status must be one of ${DIAGNOSE_STATUSES.join(', ')}, got ${a.status}. For other statuses see \`gwctl explain <status>\`.`;
@@ -34,14 +44,18 @@ export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet): Com
         }) as never,
     handler: async (args) => {
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
-      if (!args.json) ctx.stdout(`gwctl diagnose${args.status ? ` --status ${args.status}` : ''}\n`);
+      const notice = args.request
+        ? `gwctl: messages.request sends one short real request (POST /v1/messages, max_tokens ${PROBE_MAX_TOKENS}; it may cost a few tokens). --no-request leaves it out.\n`
+        : 'gwctl: --no-request: the short real request is left out.\n';
+      if (!args.json) ctx.stdout(`gwctl diagnose${args.status ? ` --status ${args.status}` : ''}\n${notice.replace(/^gwctl: /, '')}`);
+      else ctx.stderr(notice);
       const report = await settingsOptions.guard(() =>
         runDiagnosis(
-          { env: ctx.env, cwd: process.cwd(), settings, http, status: args.status, requestTimeoutMs: args.timeout },
+          { env: ctx.env, cwd: process.cwd(), settings, http, post, sendRequest: args.request, status: args.status, requestTimeoutMs: args.timeout },
           { onResult: (r) => (args.json ? ctx.stderr(renderChecks.progress(r)) : ctx.stdout(renderChecks.one(r))) },
         ),
       );
-      ctx.stdout(args.json ? toJson(report) : renderChecks.summary(report.checks));
+      ctx.stdout(args.json ? toJson(report) : renderChecks.summary(report.checks) + renderChecks.verdict(report.verdict));
       ctx.finish(report.ok ? EXIT.ok : EXIT.failed);
     },
   };

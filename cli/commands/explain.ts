@@ -1,7 +1,8 @@
-// gwctl explain <status> [--json]: the spec 7 rows for a status with remedies and commands. Offline:
-// it reads only gwctl's settings (to fill in {base_url}), never the network.
+// gwctl explain <status> [--json]: the error-table rows for a status with remedies and commands.
+// Offline: it reads only gwctl's settings (to fill in {base_url} and variable names), never the network.
 import type { CommandModule } from 'yargs';
 import { statusRows } from '../../core/doctor/status-row.ts';
+import { HTTP_STATUS_ROWS } from '../../core/http-status.ts';
 import { CliError, EXIT, type CliContext } from '../cli-context.ts';
 import { toJson } from '../output/format-table.ts';
 import { renderExplain } from '../output/render-explain.ts';
@@ -12,15 +13,15 @@ interface Args {
   json: boolean;
 }
 
-const KNOWN = [401, 403, 404, 429, 502, 503];
+const KNOWN = [...new Set(HTTP_STATUS_ROWS.flatMap((r) => r.statuses))].sort((a, b) => a - b);
 
 export function explainCommand(ctx: CliContext): CommandModule<object, Args> {
   return {
     command: 'explain <status>',
-    describe: 'Explain an HTTP status from the error table (spec 7): conditions, remedies, commands',
+    describe: 'Explain an HTTP status a client showed: where it is seen, why, what to do, commands',
     builder: (y) =>
       settingsOptions
-        .add(y, ['baseUrl', 'proxyUrl', 'client.tokenVar', 'client.baseUrlVar'])
+        .add(y, ['baseUrl', 'proxyUrl', 'client.profile', 'client.tokenVar', 'client.baseUrlVar'])
         .positional('status', { type: 'number', describe: `HTTP status seen by a client (${KNOWN.join(', ')})` })
         .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"status","rows":[…]}' })
         .check((raw) => {
@@ -39,12 +40,12 @@ export function explainCommand(ctx: CliContext): CommandModule<object, Args> {
       const rows = statusRows.forStatus(args.status, vars);
       if (rows.length === 0 && args.json) {
         ctx.stdout(toJson({ schemaVersion: 1, status: args.status, rows: [] }));
-        ctx.stderr(`gwctl: ${args.status} is not in the service's error table (spec 7 lists ${KNOWN.join(', ')}).\n`);
+        ctx.stderr(`gwctl: ${args.status} is not in the error table (it covers ${KNOWN.join(', ')}).\n`);
         ctx.finish(EXIT.failed);
         return;
       }
       if (rows.length === 0) {
-        throw new CliError(`${args.status} is not in the service's error table (spec 7 lists ${KNOWN.join(', ')}).`, '`gwctl diagnose` checks this machine whatever the status; `gwctl verify` checks the key and address.', EXIT.failed);
+        throw new CliError(`${args.status} is not in the error table (it covers ${KNOWN.join(', ')}).`, '`gwctl diagnose` checks this machine whatever the status; `gwctl verify` checks the key and address.', EXIT.failed);
       }
       if (args.json) {
         ctx.stdout(toJson({ schemaVersion: 1, status: args.status, rows: rows.map(({ id, statuses, where, condition, remedy, causes, commands }) => ({ id, statuses, where, condition, remedy, causes, commands })) }));

@@ -1,48 +1,79 @@
-// gwctl start [--dry-run] [--json] [--restore] [--client CMD] [-- client args]
-// Safe start (spec 4.4 rules 1-3, 9): proxy route only when healthy, else direct; credential from
-// this shell or refuse; pinned settings backed up and removed; the client launched with its exit code.
+// gwctl start [--dry-run] [--json] [--restore] [--profile P] [--client CMD] [--model M] [-- client args]
+// Safe start: proxy route only when healthy, else direct; the key from this shell handed to the
+// client in the one variable it reads, or a refusal; a model the gateway serves; pinned settings
+// backed up and removed; the client launched with its exit code. A client that fails is followed at
+// once by a diagnosis of the route it used.
 import type { CommandModule } from 'yargs';
 import { BackupManifest } from '../../core/client-settings/backup-manifest.ts';
 import { cleanPinned } from '../../core/client-settings/clean-pinned.ts';
 import { restoreBackups } from '../../core/client-settings/restore-backups.ts';
 import type { HttpGet } from '../../core/client/http-get.ts';
 import { undiciGet } from '../../core/client/undici-http-get.ts';
-import { launchClient } from '../../core/launch/launch-client.ts';
-import { planStart } from '../../core/launch/plan-start.ts';
+import { runDiagnosis, type DiagnosisReport } from '../../core/doctor/run-diagnosis.ts';
+import { launchClient, type LaunchRequest } from '../../core/launch/launch-client.ts';
+import { planStart, type StartPlan } from '../../core/launch/plan-start.ts';
+import type { ResolvedSettings } from '../../core/config/resolve-settings.ts';
+import { undiciPost, type HttpPost } from '../../core/proxy/http-post.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
 import { toJson } from '../output/format-table.ts';
+import { renderChecks } from '../output/render-checks.ts';
 import { renderStart } from '../output/render-start.ts';
+import { CLIENT_SETTING_KEYS } from './config/client-setting-keys.ts';
 import { settingsOptions } from './config/settings-options.ts';
 
 interface Args {
   dryRun: boolean;
   json: boolean;
   restore: boolean;
+  diagnose: boolean;
   '--'?: Array<string | number>;
 }
 
 export interface StartDeps {
   http?: HttpGet;
+  post?: HttpPost;
   now?: () => Date;
   launch?: typeof launchClient;
 }
 
+/** Exit codes of a client stopped by the user through gwctl (SIGHUP, SIGINT, SIGTERM): nothing to diagnose. */
+const STOPPED = new Set([129, 130, 143]);
+
 export function startCommand(ctx: CliContext, deps: StartDeps = {}): CommandModule<object, Args> {
   const http = deps.http ?? undiciGet;
+  const post = deps.post ?? undiciPost;
   const now = deps.now ?? (() => new Date());
   const launch = deps.launch ?? launchClient;
+
+  /** The diagnosis of what the client saw: the same engine as `gwctl diagnose`, in the client's environment. */
+  async function diagnoseAfter(plan: StartPlan, request: LaunchRequest, settings: ResolvedSettings, exitCode: number, json: boolean): Promise<DiagnosisReport | null> {
+    ctx.stderr(renderStart.diagnosing(plan, exitCode));
+    try {
+      const report = await runDiagnosis(
+        { env: request.env, cwd: request.cwd, settings, http, post },
+        { clientExitCode: exitCode, onResult: (r) => ctx.stderr(json ? renderChecks.progress(r) : renderChecks.one(r)) },
+      );
+      if (!json) ctx.stderr(renderChecks.summary(report.checks) + renderChecks.verdict(report.verdict));
+      return report;
+    } catch (error) {
+      ctx.stderr(`gwctl: the diagnosis could not run: ${(error as Error).message}\n`);
+      return null;
+    }
+  }
+
   return {
     command: 'start',
-    describe: 'Start the messages client safely: via the proxy when healthy, else direct; cleans pinned settings',
+    describe: 'Start the messages client safely: via the proxy when healthy, else direct; cleans pinned settings; diagnoses a failure',
     builder: (y) =>
       settingsOptions
-        .add(y.parserConfiguration({ 'populate--': true }), ['baseUrl', 'proxyUrl', 'client.command', 'client.auth', 'client.baseUrlVar', 'client.tokenVar', 'client.apiKeyVar', 'client.settingsFiles'])
+        .add(y.parserConfiguration({ 'populate--': true }), ['baseUrl', 'proxyUrl', ...CLIENT_SETTING_KEYS])
         .option('dry-run', { type: 'boolean', default: false, describe: 'Decide and report, change nothing, launch nothing' })
         .option('restore', { type: 'boolean', default: false, describe: 'Put back the files the last start backed up and cleaned, then exit' })
+        .option('diagnose', { type: 'boolean', default: true, describe: 'When the client exits with an error, diagnose the route it used at once (--no-diagnose: do not)' })
         .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document (after the client exits; progress on stderr)' })
         .usage('$0 start [options] [-- client arguments]')
         .example('$0 start -- -p "say hi"', 'start the client with its own arguments')
-        .example('$0 start --dry-run', 'show the route, variables and settings changes only') as never,
+        .example('$0 start --dry-run', 'show the route, variables, model and settings changes only') as never,
     handler: async (args) => {
       const manifest = new BackupManifest(ctx.env);
       if (args.restore) {
@@ -59,16 +90,17 @@ export function startCommand(ctx: CliContext, deps: StartDeps = {}): CommandModu
       const report = (text: string) => (args.dryRun && !plan.refused ? ctx.stdout(text) : ctx.stderr(text));
       if (plan.refused || args.dryRun) {
         const changes = plan.refused ? null : cleanPinned({ entries: plan.pinned.entries, dryRun: true, now: now(), manifest });
-        if (args.json) ctx.stdout(toJson({ ...plan, changes, exitCode: null }));
+        if (args.json) ctx.stdout(toJson({ ...plan, changes, exitCode: null, diagnosis: null }));
         else report(renderStart.plan(plan, changes, ctx.env));
         ctx.finish(plan.refused ? EXIT.failed : EXIT.ok);
         return;
       }
       const changes = cleanPinned({ entries: plan.pinned.entries, dryRun: false, now: now(), manifest });
-      if (args.json) ctx.stderr(`gwctl: ${plan.route.kind} route → ${plan.route.baseUrl ?? "the client's default upstream"}; starting ${plan.client.command}\n`);
+      if (args.json) ctx.stderr(renderStart.oneLine(plan));
       else report(renderStart.plan(plan, changes, ctx.env));
       const exitCode = await launch(request);
-      if (args.json) ctx.stdout(toJson({ ...plan, changes, exitCode }));
+      const diagnosis = exitCode !== 0 && !STOPPED.has(exitCode) && args.diagnose ? await diagnoseAfter(plan, request, settings, exitCode, args.json) : null;
+      if (args.json) ctx.stdout(toJson({ ...plan, changes, exitCode, diagnosis }));
       ctx.finish(exitCode);
     },
   };

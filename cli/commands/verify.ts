@@ -1,5 +1,6 @@
 // gwctl verify [--base-url URL] [--type messages|chat|images] [--key-env NAME] [--json]
-// Lints the key and base URL, then GET …/models with `Authorization: Bearer` (spec 4.1, 5.8).
+// Lints the key and base URL, then GET …/models with `Authorization: Bearer`: a model list proves
+// the address is reachable and the key recognised, before any client is configured.
 import type { CommandModule } from 'yargs';
 import { undiciGet } from '../../core/client/undici-http-get.ts';
 import type { HttpGet } from '../../core/client/http-get.ts';
@@ -26,10 +27,10 @@ export function verifyCommand(ctx: CliContext, http: HttpGet = undiciGet): Comma
     describe: 'Check a key and base URL with GET /v1/models before configuring any client',
     builder: (y) =>
       settingsOptions
-        .add(y, ['imageBaseUrl'])
+        .add(y, ['imageBaseUrl', 'client.profile', 'client.tokenVar'])
         .option('base-url', { type: 'string', describe: 'The base URL as entered in the client (default: from the baseUrl setting, with /v1 for --type chat) [env GWCTL_BASE_URL]' })
         .option('type', { choices: ['messages', 'chat', 'images'] as const, default: 'messages' as const, describe: 'Route the base URL is for: messages (no /v1), chat (ends with /v1), images' })
-        .option('key-env', { type: 'string', describe: 'Variable holding the key (default: the client token variable, MSGAPI_AUTH_TOKEN); keys are never taken as arguments' })
+        .option('key-env', { type: 'string', describe: "Variable holding the key (default: the client's token variable, e.g. ANTHROPIC_AUTH_TOKEN, else MSGAPI_AUTH_TOKEN); keys are never taken as arguments" })
         .option('timeout', { type: 'number', default: 10_000, describe: 'Milliseconds to wait for the connection and the answer' })
         .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document: {"schemaVersion":1,"ok","checks":[…],"models",…}' })
         .check((raw) => {
@@ -40,7 +41,7 @@ export function verifyCommand(ctx: CliContext, http: HttpGet = undiciGet): Comma
         }) as never,
     handler: async (args) => {
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
-      const { baseUrl, keyVar, vars } = settingsOptions.guard(() => verifyTarget(settings, args.type, args.keyEnv));
+      const { baseUrl, keyVar, vars } = settingsOptions.guard(() => verifyTarget(settings, args.type, args.keyEnv, ctx.env));
       const context = { keyVar, key: ctx.env[keyVar], baseUrl, routeType: args.type, http, timeoutMs: args.timeout, vars };
       if (!args.json) ctx.stdout(`gwctl verify: ${baseUrl} (${args.type}), key from ${keyVar}\n`);
       const report = await runVerify(context, { onResult: (r) => (args.json ? ctx.stderr(renderChecks.progress(r)) : ctx.stdout(renderChecks.one(r))) });

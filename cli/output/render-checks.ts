@@ -1,6 +1,7 @@
 // Text rendering of check results: one line per passed or skipped check; cause, observation, remedy
 // and commands for warnings and failures. The same results are emitted as JSON with --json.
 import type { CheckResult } from '../../core/doctor/check.ts';
+import type { Verdict } from '../../core/doctor/verdict.ts';
 
 const LABEL = { pass: 'PASS', warn: 'WARN', fail: 'FAIL', skip: 'SKIP' } as const;
 
@@ -21,6 +22,15 @@ export const renderChecks = {
     const failed = count('fail');
     const verdict = failed === 0 ? 'OK' : 'FAILED';
     return `${verdict}: ${count('pass')} passed, ${count('warn')} warning${count('warn') === 1 ? '' : 's'}, ${failed} failed, ${count('skip')} skipped\n`;
+  },
+
+  /** The one root cause of a diagnosis, its remedy and the checks that agree with it. */
+  verdict(verdict: Verdict): string {
+    const lines = [`VERDICT ${verdict.cause}${verdict.check ? ` (from ${verdict.check})` : ''}`, `      observed  ${verdict.observed}`];
+    if (verdict.remedy) lines.push(`      remedy    ${verdict.remedy}`);
+    for (const command of verdict.commands) lines.push(`        $ ${command}`);
+    if (verdict.evidence.length) lines.push(`      also      ${verdict.evidence.join(', ')}`);
+    return lines.join('\n') + '\n';
   },
 
   /** A short progress line for stderr while --json output is being prepared. */

@@ -1,8 +1,8 @@
-// Text rendering of the spec 7 rows for one status (gwctl explain).
+// Text rendering of the error-table rows for one status (gwctl explain).
 import type { FilledRow } from '../../core/doctor/status-row.ts';
 
 export function renderExplain(status: number, rows: FilledRow[]): string {
-  const out = [`${status}: ${rows.length} row${rows.length === 1 ? '' : 's'} in the error table (spec 7)`, ''];
+  const out = [`${status}: ${rows.length} case${rows.length === 1 ? '' : 's'} in the error table`, ''];
   for (const row of rows) {
     out.push(`${row.statuses.join(' / ')}  ${row.where}`);
     out.push(`  condition  ${row.condition}`);
@@ -11,6 +11,6 @@ export function renderExplain(status: number, rows: FilledRow[]): string {
     for (const command of row.commands) out.push(`    $ ${command}`);
     out.push('');
   }
-  out.push(`To find which row applies on this machine: gwctl diagnose --status ${status}`);
+  out.push(`To find which case applies on this machine: gwctl diagnose --status ${status}`);
   return out.join('\n') + '\n';
 }

@@ -1,5 +1,6 @@
 // Text rendering of a safe start: the route and why, the client and its variables (credentials
-// masked), warnings, and what happened to pinned settings; and of `gwctl start --restore`.
+// masked), the model and why, findings with their cause codes, and what happened to pinned settings;
+// the line before a diagnosis of a failed client; and `gwctl start --restore`.
 import type { CleanReport } from '../../core/client-settings/clean-pinned.ts';
 import type { PinnedEntry } from '../../core/client-settings/pinned-entry.ts';
 import type { RestoreReport } from '../../core/client-settings/restore-backups.ts';
@@ -20,9 +21,16 @@ export const renderStart = {
     } else {
       out.push(`gwctl start: ${route.kind} route → ${target}${plan.dryRun ? ' (dry run)' : ''}`, `  why       ${route.reason}`);
     }
-    out.push(`  client    ${[plan.client.path, ...plan.client.args].join(' ')}`);
+    out.push(`  client    ${[plan.client.path, ...plan.client.args].join(' ')}   (profile ${plan.profile})`);
     out.push(`  env       ${Object.entries(plan.client.env).map(([k, v]) => (v === null ? `${k} unset` : `${k}=${v}`)).join('  ')}`);
-    for (const w of plan.warnings) out.push(`  warning   ${w.cause}: ${w.message}`);
+    if (plan.credential?.foundIn && plan.credential.foundIn !== plan.credential.clientVar) out.push(`  key       from ${plan.credential.foundIn}, handed to the client as ${plan.credential.clientVar}`);
+    const model = plan.model;
+    if (plan.refused) {
+      // The model is not asked for when the start is refused; nothing to say about it.
+    } else if (model.id && model.source !== 'shell') out.push(`  model     ${model.id}: ${model.reason}; to choose another: ${model.override}`);
+    else if (model.id) out.push(`  model     ${model.id}: ${model.reason}`);
+    else out.push(`  model     the client's own choice: ${model.reason}`);
+    for (const w of plan.warnings) out.push(`  finding   ${w.cause}: ${w.message}`);
     if (plan.refused) {
       out.push(`  problem   ${plan.refused.message}`);
       out.push(`  remedy    ${plan.refused.remedy}`);
@@ -44,6 +52,17 @@ export const renderStart = {
       out.push('  settings  no pinned base address or credential found');
     }
     return out.join('\n') + '\n';
+  },
+
+  /** Before the client's output, in --json mode (stdout carries the document). */
+  oneLine(plan: StartPlan): string {
+    const model = plan.model.id ? `, model ${plan.model.id} (${plan.model.source})` : '';
+    return `gwctl: ${plan.route.kind} route → ${plan.route.baseUrl ?? "the client's default upstream"}${model}; starting ${plan.client.command}\n`;
+  },
+
+  /** After a client failed: what is diagnosed next. */
+  diagnosing(plan: StartPlan, exitCode: number): string {
+    return `gwctl: ${plan.client.command} exited with code ${exitCode}; diagnosing what it saw on the ${plan.route.kind} route (${plan.route.baseUrl ?? "the client's default upstream"})\n`;
   },
 
   restore(report: RestoreReport, env: NodeJS.ProcessEnv): string {

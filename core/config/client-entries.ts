@@ -1,5 +1,6 @@
-// What to enter in a client for each route (spec 4.2, 4.3, 5.7): provider type, base URL and a key
-// reference. The key appears only as a placeholder or a variable reference, never as a value.
+// What to enter in a client for each route: provider type, base URL and a key reference; for the
+// messages client also the variables of the active profile (and its model when client.model is
+// set). The key appears only as a placeholder or a variable reference, never as a value.
 import type { ResolvedSettings } from './resolve-settings.ts';
 import { serviceAddress } from './service-address.ts';
 
@@ -46,7 +47,11 @@ export function clientEntries(settings: ResolvedSettings, options: ClientEntries
       baseUrl: text.root,
       baseUrlNote: 'without /v1: the client appends /v1/messages',
       apiKey: key,
-      env: { [settings['client.baseUrlVar'].value as string]: text.root, [tokenVar]: key },
+      env: {
+        [settings['client.baseUrlVar'].value as string]: text.root,
+        [tokenVar]: key,
+        ...(settings['client.model'].value ? { [settings['client.modelVar'].value as string]: settings['client.model'].value as string } : {}),
+      },
     });
   }
   if (wanted.includes('images')) {

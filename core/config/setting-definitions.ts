@@ -1,6 +1,7 @@
 // Every gwctl setting: its key, flag, environment variable, default and validation. The layers
-// (default < file < env < flag) are resolved by resolve-settings.ts from this one table.
+// (default or profile < file < env < flag) are resolved by resolve-settings.ts from this one table.
 import { delimiter } from 'node:path';
+import { CLIENT_PROFILES, PROFILE_NAMES, type ProfileDefaults } from './client-profiles.ts';
 import { parseProxyPackage, DEFAULT_PROXY_PACKAGE } from './proxy-package.ts';
 import { SettingError } from './setting-error.ts';
 
@@ -8,11 +9,15 @@ export type SettingKey =
   | 'baseUrl'
   | 'imageBaseUrl'
   | 'proxyUrl'
+  | 'client.profile'
   | 'client.command'
   | 'client.auth'
   | 'client.baseUrlVar'
   | 'client.tokenVar'
   | 'client.apiKeyVar'
+  | 'client.model'
+  | 'client.modelVar'
+  | 'client.backgroundModelVars'
   | 'client.settingsFiles'
   | 'client.printFlag'
   | 'client.resumeFlag'
@@ -28,6 +33,8 @@ export interface SettingDefinition {
   env: string;
   describe: string;
   default: SettingValue | null;
+  /** When set, the default comes from the active client profile (client.profile) instead. */
+  fromProfile?: (profile: ProfileDefaults) => SettingValue | null;
   parse(raw: unknown, where: string): SettingValue;
 }
 
@@ -56,7 +63,7 @@ function url(raw: unknown, where: string): string {
 
 function varName(raw: unknown, where: string): string {
   const value = text(raw, where);
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) throw new SettingError(`${where} is not an environment variable name: "${value}".`, 'Use letters, digits and underscores, e.g. MSGAPI_BASE_URL.');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) throw new SettingError(`${where} is not an environment variable name: "${value}".`, 'Use letters, digits and underscores, e.g. ANTHROPIC_BASE_URL.');
   return value;
 }
 
@@ -80,10 +87,38 @@ function list(raw: unknown, where: string): string[] {
       items = trimmed.split(delimiter);
     }
   }
-  if (!Array.isArray(items) || items.length === 0 || items.some((i) => typeof i !== 'string' || i.trim() === '')) {
-    throw new SettingError(`${where} must be a non-empty list of paths.`, `Give a JSON array of paths, or paths separated by "${delimiter}".`);
+  // An empty JSON array is allowed: a client that keeps no settings files.
+  if (!Array.isArray(items) || items.some((i) => typeof i !== 'string' || i.trim() === '')) {
+    throw new SettingError(`${where} must be a list of paths.`, `Give a JSON array of paths, or paths separated by "${delimiter}".`);
   }
   return items.map((i: string) => i.trim());
+}
+
+/** Variable names, as a JSON array (`[]` for none) or separated by commas, colons or spaces. */
+function varNames(raw: unknown, where: string): string[] {
+  let items: unknown = raw;
+  if (typeof raw === 'string') {
+    const trimmed = raw.trim();
+    if (trimmed.startsWith('[')) {
+      try {
+        items = JSON.parse(trimmed);
+      } catch {
+        throw new SettingError(`${where} is not a valid JSON array.`, 'Give variable names separated by commas, or a JSON array ([] for none).');
+      }
+    } else {
+      items = trimmed.split(/[\s,:]+/).filter(Boolean);
+    }
+  }
+  if (!Array.isArray(items)) throw new SettingError(`${where} must be a list of variable names.`, 'Give variable names separated by commas, or a JSON array ([] for none).');
+  return items.map((item, i) => varName(item, `${where} (item ${i + 1})`));
+}
+
+function oneOf(values: readonly string[], remedy: string) {
+  return (raw: unknown, where: string): string => {
+    const value = text(raw, where);
+    if (!values.includes(value)) throw new SettingError(`${where} must be one of ${values.join(', ')}, got "${value}".`, remedy);
+    return value;
+  };
 }
 
 const AUTH_PATHS = ['service', 'vendor', 'oauth'];
@@ -93,27 +128,50 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'baseUrl', flag: 'base-url', env: 'GWCTL_BASE_URL', default: null, parse: url, describe: '{base_url}: the service address, without /v1' },
   { key: 'imageBaseUrl', flag: 'image-base-url', env: 'GWCTL_IMAGE_BASE_URL', default: null, parse: url, describe: '{image_base_url}: the image API address, without /v1' },
   { key: 'proxyUrl', flag: 'proxy-url', env: 'GWCTL_PROXY_URL', default: 'http://127.0.0.1:9801', parse: url, describe: 'The local cache proxy' },
-  { key: 'client.command', flag: 'client', env: 'GWCTL_CLIENT', default: 'claude', parse: text, describe: 'The messages-protocol client to start' },
+  {
+    key: 'client.profile',
+    flag: 'profile',
+    env: 'GWCTL_CLIENT_PROFILE',
+    default: 'claude',
+    parse: oneOf(PROFILE_NAMES, 'Use claude for the Claude Code CLI, custom for any other client (then set client.command and the variable names).'),
+    describe: `Client profile: ${PROFILE_NAMES.map((n) => `${n} (${CLIENT_PROFILES[n].describe})`).join('; ')}. It supplies the defaults of the other client.* settings`,
+  },
+  { key: 'client.command', flag: 'client', env: 'GWCTL_CLIENT', default: null, fromProfile: (p) => p.command, parse: text, describe: 'The messages-protocol client to start' },
   {
     key: 'client.auth',
     flag: 'auth',
     env: 'GWCTL_AUTH',
     default: 'service',
     describe: 'Authentication path: service (key of this service), vendor (official vendor key) or oauth (subscription login)',
-    parse: (raw, where) => {
-      const value = text(raw, where);
-      if (!AUTH_PATHS.includes(value)) throw new SettingError(`${where} must be one of ${AUTH_PATHS.join(', ')}, got "${value}".`, 'Use service for a key of this service.');
-      return value;
-    },
+    parse: oneOf(AUTH_PATHS, 'Use service for a key of this service.'),
   },
-  { key: 'client.baseUrlVar', flag: 'base-url-var', env: 'GWCTL_BASE_URL_VAR', default: 'MSGAPI_BASE_URL', parse: varName, describe: "Client's variable for the base address" },
-  { key: 'client.tokenVar', flag: 'token-var', env: 'GWCTL_TOKEN_VAR', default: 'MSGAPI_AUTH_TOKEN', parse: varName, describe: "Client's variable for the service token" },
-  { key: 'client.apiKeyVar', flag: 'api-key-var', env: 'GWCTL_API_KEY_VAR', default: 'MSGAPI_API_KEY', parse: varName, describe: "Client's variable for a vendor key" },
+  { key: 'client.baseUrlVar', flag: 'base-url-var', env: 'GWCTL_BASE_URL_VAR', default: null, fromProfile: (p) => p.baseUrlVar, parse: varName, describe: "Client's variable for the base address" },
+  { key: 'client.tokenVar', flag: 'token-var', env: 'GWCTL_TOKEN_VAR', default: null, fromProfile: (p) => p.tokenVar, parse: varName, describe: "Client's variable for a key of this service (the key may also be kept in MSGAPI_AUTH_TOKEN)" },
+  { key: 'client.apiKeyVar', flag: 'api-key-var', env: 'GWCTL_API_KEY_VAR', default: null, fromProfile: (p) => p.apiKeyVar, parse: varName, describe: "Client's variable for an official vendor key (the key may also be kept in MSGAPI_API_KEY)" },
+  {
+    key: 'client.model',
+    flag: 'model',
+    env: 'GWCTL_CLIENT_MODEL',
+    default: null,
+    parse: text,
+    describe: "Model the client uses for every request (not set: automatic, a text model the gateway serves when it lists none of the client's own)",
+  },
+  { key: 'client.modelVar', flag: 'model-var', env: 'GWCTL_MODEL_VAR', default: null, fromProfile: (p) => p.modelVar, parse: varName, describe: "Client's variable for its model" },
+  {
+    key: 'client.backgroundModelVars',
+    flag: 'background-model-vars',
+    env: 'GWCTL_BACKGROUND_MODEL_VARS',
+    default: null,
+    fromProfile: (p) => p.backgroundModelVars,
+    parse: varNames,
+    describe: "Client's variables for its background and alias models, set to the same model (comma-separated, or [] for none)",
+  },
   {
     key: 'client.settingsFiles',
     flag: 'settings-files',
     env: 'GWCTL_SETTINGS_FILES',
-    default: ['~/.claude/settings.json', '.claude/settings.json', '.claude/settings.local.json', '$CLAUDE_CONFIG_DIR/settings.json', '$CLAUDE_CONFIG_DIR/settings.local.json'],
+    default: null,
+    fromProfile: (p) => p.settingsFiles,
     parse: list,
     describe: `Client settings files whose env block is inspected (relative = under the working directory; separated by "${delimiter}" or a JSON array)`,
   },
@@ -123,14 +181,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     env: 'GWCTL_TUI_AFTER_CLIENT',
     default: 'return',
     describe: "What the TUI does when a client it started exits: return (back to gwctl) or exit (gwctl exits with the client's code)",
-    parse: (raw, where) => {
-      const value = text(raw, where);
-      if (!AFTER_CLIENT.includes(value)) throw new SettingError(`${where} must be one of ${AFTER_CLIENT.join(', ')}, got "${value}".`, 'Use return to come back to gwctl, exit to leave with the client.');
-      return value;
-    },
+    parse: oneOf(AFTER_CLIENT, 'Use return to come back to gwctl, exit to leave with the client.'),
   },
-  { key: 'client.printFlag', flag: 'print-flag', env: 'GWCTL_PRINT_FLAG', default: '-p', parse: flag, describe: 'Client flag for one non-interactive prompt (acceptance and regression runs)' },
-  { key: 'client.resumeFlag', flag: 'resume-flag', env: 'GWCTL_RESUME_FLAG', default: '--continue', parse: flag, describe: 'Client flag that resumes the last session (the regression step of spec 9.4)' },
+  { key: 'client.printFlag', flag: 'print-flag', env: 'GWCTL_PRINT_FLAG', default: null, fromProfile: (p) => p.printFlag, parse: flag, describe: 'Client flag for one non-interactive prompt (acceptance and regression runs)' },
+  { key: 'client.resumeFlag', flag: 'resume-flag', env: 'GWCTL_RESUME_FLAG', default: null, fromProfile: (p) => p.resumeFlag, parse: flag, describe: 'Client flag that resumes the last session (the resume run before and after a proxy change that alters request bodies)' },
   {
     key: 'proxy.package',
     flag: 'proxy-package',

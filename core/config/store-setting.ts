@@ -1,5 +1,5 @@
 // Storing and removing one of gwctl's settings in its settings file: validated by the setting's own
-// parser, owner-only, and never a key (spec 5.6: keys live in a password manager or the shell).
+// parser, owner-only, and never a key (keys live in a password manager or the shell).
 import { maskKey } from '../redact.ts';
 import { SETTING_DEFINITIONS, type SettingKey, type SettingValue } from './setting-definitions.ts';
 import { SettingError } from './setting-error.ts';
@@ -36,7 +36,7 @@ function definition(key: string) {
 export function storeSetting(env: NodeJS.ProcessEnv, key: string, raw: string): StoredSetting {
   const def = definition(key);
   if (looksLikeKey(raw)) {
-    throw new SettingError('That value looks like an API key; gwctl does not store keys.', 'Keep the key in a password manager and export it for the shell that needs it (spec 5.6), e.g. `read -rs MSGAPI_AUTH_TOKEN && export MSGAPI_AUTH_TOKEN`.');
+    throw new SettingError('That value looks like an API key; gwctl does not store keys.', 'Keep the key in a password manager and export it for the shell that needs it, e.g. `read -rs MSGAPI_AUTH_TOKEN && export MSGAPI_AUTH_TOKEN`.');
   }
   const value = def.parse(raw, def.key);
   const file = new SettingsFile(env);

@@ -25,6 +25,11 @@ export const CAUSE_CODES = {
   TOKEN_MISSING_IN_SHELL: "The client's token variable is not set in this shell: the client would get 401 (missing authentication).",
   EXECUTION_PLANE_MISMATCH: 'Client and proxy do not run in the same environment (WSL with a Windows client).',
   AUTH_FORBIDDEN: 'The service answered 403: the credential does not match the upstream or lacks permission.',
+  REQUEST_REJECTED: 'The service or its upstream answered 400: it refused the request itself (its message names what).',
+  MODEL_NOT_AVAILABLE: 'The model the client asks for is not served to this key (or the gateway serves no text model).',
+  REQUEST_TOO_LARGE: 'The service answered 413: the request body is larger than it accepts.',
+  UPSTREAM_OVERLOADED: 'The upstream answered 529 (overloaded): it is busy, not broken; the request may be retried later.',
+  FAILURE_NOT_REPRODUCED: 'The client failed, but every check passes now and the same short request gets a normal answer.',
 } as const;
 
 export type CauseCode = keyof typeof CAUSE_CODES;

@@ -1,4 +1,4 @@
-// Turns the answer to GET …/models into a check outcome: spec 7 row, cause code, remedy, commands.
+// Turns the answer to GET …/models into a check outcome: error-table row, cause code, remedy, commands.
 // Shared by `gwctl verify` (models.list) and `gwctl diagnose` (direct.request).
 import type { ModelsCall } from '../client/gateway-client.ts';
 import type { NetworkFailure } from '../client/http-get.ts';
@@ -76,7 +76,7 @@ export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): Che
   const head = `GET ${call.url} → ${status}${server}`;
   if (status === 200 && call.models) {
     const list = call.models.slice(0, 8).join(', ') + (call.models.length > 8 ? `, … (${call.models.length} in all)` : '');
-    return outcome.pass(`GET ${call.url} → 200, ${call.models.length} model${call.models.length === 1 ? '' : 's'}: ${list || '(none)'}. Address reachable, key recognised, compatible entry works (spec 5.8).`);
+    return outcome.pass(`GET ${call.url} → 200, ${call.models.length} model${call.models.length === 1 ? '' : 's'}: ${list || '(none)'}. Address reachable, key recognised, compatible entry works.`);
   }
   if (status === 401) {
     const row = statusRows.byId('401-key', exp.vars);
@@ -91,7 +91,7 @@ export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): Che
     const missingV1 = exp.routeType !== 'messages' && !/\/v1$/.test(exp.baseUrl);
     if (call.errorCode === 'doubled_v1' || /\/v1\/v1(\/|$)/.test(path)) {
       const row = statusRows.byId('404-messages', exp.vars);
-      return outcome.fail('URL_DOUBLE_V1', head, `${row.remedy}: the base address must carry /v1 at most once, and not at all for a messages client.`, row.commands);
+      return outcome.fail('URL_DOUBLE_V1', head, `The base address must carry /v1 at most once, and not at all for a messages client. ${row.remedy}.`, row.commands);
     }
     const row = statusRows.byId('404-models', exp.vars);
     const notList = status === 200 ? ' (200, but not a model list: not this API)' : '';
@@ -101,11 +101,11 @@ export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): Che
   if (status === 429) {
     const row = statusRows.byId('429', exp.vars);
     const retry = headers['retry-after'] ? ` (Retry-After: ${headers['retry-after']} s)` : '';
-    return outcome.fail('RATE_LIMITED', head + retry, `Quota or rate limit reached: wait${retry ? ` ${headers['retry-after']} s` : ''} and retry; spread requests out. (Spec 7: ${row.remedy.toLowerCase()}.)`, row.commands);
+    return outcome.fail('RATE_LIMITED', head + retry, `Wait${retry ? ` ${headers['retry-after']} s` : ''} and retry; spread requests out. ${row.remedy}.`, row.commands);
   }
   if (status >= 500) {
     const row = statusRows.byId('5xx', exp.vars);
-    return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed. ${row.remedy}: \`gwctl diagnose --status ${status}\` compares the proxy route with the direct one.`, row.commands);
+    return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed. ${row.remedy}. \`gwctl diagnose --status ${status}\` compares the proxy route with the direct one.`, row.commands);
   }
   const row = statusRows.byId('404-models', exp.vars);
   return outcome.fail('URL_NOT_FOUND', `${head} (unexpected for a model list)`, row.remedy, row.commands);

@@ -1,5 +1,6 @@
-// The ordered checks of `gwctl diagnose` (spec 4.4, the order after the acceptance table), and the
-// subset that can explain a status the user saw.
+// The ordered checks of `gwctl diagnose` (the cheap local ones first, then what goes over the
+// network: the proxy's upstream, the short real request, the direct request), and the subset that
+// can explain a status the user saw.
 import type { Check } from './check.ts';
 import type { DiagnoseContext } from './diagnose-context.ts';
 import { clientBaseUrl } from './checks/client-base-url.ts';
@@ -8,6 +9,7 @@ import { clientSettingsPins } from './checks/client-settings-pins.ts';
 import { directRequest } from './checks/direct-request.ts';
 import { faultLocate } from './checks/fault-locate.ts';
 import { keyFormat } from './checks/key-format.ts';
+import { messagesRequest } from './checks/messages-request.ts';
 import { planeSame } from './checks/plane-same.ts';
 import { proxyRunning } from './checks/proxy-running.ts';
 import { proxyUpstream } from './checks/proxy-upstream.ts';
@@ -21,13 +23,14 @@ const ORDERED: ReadonlyArray<Check<DiagnoseContext>> = [
   clientCredential,
   keyFormat,
   proxyUpstream,
+  messagesRequest,
   statusClassify,
   directRequest,
   faultLocate,
 ];
 
 /** Statuses `diagnose --status` starts from. */
-export const DIAGNOSE_STATUSES: readonly number[] = [401, 403, 404, 429, 502, 503];
+export const DIAGNOSE_STATUSES: readonly number[] = [400, 401, 403, 404, 413, 429, 500, 502, 503, 504, 529];
 
 export function diagnoseChecks(status?: number): Array<Check<DiagnoseContext>> {
   if (status === undefined) return ORDERED.filter((c) => c.id !== 'status.classify' && c.id !== 'fault.locate');

@@ -1,6 +1,8 @@
 // What the diagnosis checks look at, gathered once and shared: the client profile, the execution
-// plane, proxy health, pinned settings, the effective variables, the proxy's upstream and one direct
-// request. Everything is lazy and memoised, and every outside effect comes in through DiagnoseDeps.
+// plane, proxy health, pinned settings, the effective variables, the proxy's upstream, the route and
+// model gwctl start would use, one direct model-list request and one short real messages request
+// through that route. Everything is lazy and memoised, and every outside effect comes in through
+// DiagnoseDeps.
 import { fetchModels, type ModelsCall } from '../client/gateway-client.ts';
 import type { HttpGet } from '../client/http-get.ts';
 import { readProxyServiceDefinition } from '../client/proxy-service-definition.ts';
@@ -11,10 +13,14 @@ import { clientProfile, type ClientProfile } from '../config/client-profile.ts';
 import type { ResolvedSettings } from '../config/resolve-settings.ts';
 import { serviceAddress, type ServiceAddress } from '../config/service-address.ts';
 import { executionPlane, type ExecutionPlane } from '../launch/execution-plane.ts';
+import { chooseModel, isTextModel, needsModelList, type ModelChoice, type ModelList } from '../launch/model-choice.ts';
 import { resolveCommand } from '../launch/resolve-command.ts';
+import { routeFor, type RouteDecision } from '../launch/route-decision.ts';
 import { sameAddress } from '../launch/same-address.ts';
 import { shellStartupFiles } from '../paths.ts';
+import type { HttpPost } from '../proxy/http-post.ts';
 import type { TemplateVars } from './fill-template.ts';
+import { sendMessagesProbe, type MessagesCall } from './messages-probe.ts';
 
 export interface DiagnoseDeps {
   env: NodeJS.ProcessEnv;
@@ -27,10 +33,18 @@ export interface DiagnoseDeps {
   procVersion?: () => string;
   probeTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Sends the short real POST /v1/messages. Absent, or `sendRequest: false` (`--no-request`): the
+   * request is not sent and its check says so.
+   */
+  post?: HttpPost;
+  sendRequest?: boolean;
 }
 
 export interface EffectiveValue {
   value: string | undefined;
+  /** The variable it was found in (for a key, the client's own or the neutral MSGAPI_* name). */
+  variable: string;
   /** `shell`, or the settings file whose env block pins it (it wins over the shell). */
   source: string;
   pinned: boolean;
@@ -65,6 +79,12 @@ export interface DiagnoseContext {
   /** GET {base_url}/v1/models with the effective token; undefined when there is no token. */
   direct(): Promise<ModelsCall | undefined>;
   directUrl: string;
+  /** The route gwctl start would take now: the proxy when healthy, else direct. */
+  route(): Promise<RouteDecision>;
+  /** The model gwctl start would give the client. */
+  model(): Promise<ModelChoice>;
+  /** The short real POST /v1/messages through that route, or why it was not sent. */
+  messages(): Promise<MessagesCall | { notSent: string }>;
 }
 
 function once<T>(make: () => T): () => T {
@@ -102,13 +122,16 @@ export function createDiagnoseContext(deps: DiagnoseDeps): DiagnoseContext {
     }),
   );
 
+  // The key may be kept in the client's own variable or in the neutral name; gwctl start hands it on.
+  const shellSources: Record<PinRole, string[]> = { baseUrl: [profile.baseUrlVar], token: profile.tokenSources, apiKey: profile.apiKeySources };
+
   const effective = (role: PinRole): EffectiveValue => {
     const pinned = pins()
       .entries.filter((e) => e.fileKind === 'settings' && e.role === role)
       .sort((a, b) => pinRank(b.file, deps.cwd) - pinRank(a.file, deps.cwd))[0];
-    if (pinned) return { value: pinned.value, source: pinned.file, pinned: true };
-    const value = deps.env[varOf[role]];
-    return { value: value === '' ? undefined : value, source: 'shell', pinned: false };
+    if (pinned) return { value: pinned.value, variable: pinned.variable, source: pinned.file, pinned: true };
+    const found = shellSources[role].find((name) => deps.env[name] !== undefined && deps.env[name] !== '');
+    return { value: found ? deps.env[found] : undefined, variable: found ?? varOf[role], source: 'shell', pinned: false };
   };
 
   const context: DiagnoseContext = {
@@ -140,6 +163,31 @@ export function createDiagnoseContext(deps: DiagnoseDeps): DiagnoseContext {
       const token = effective('token').value;
       if (!token) return undefined;
       return fetchModels(deps.http, directUrl, token, requestTimeoutMs);
+    }),
+    route: once(() => routeFor({ proxyUrl, service, auth: profile.auth, plane: context.plane() }, () => context.proxyHealth())),
+    model: once(async () => {
+      let list: ModelList | undefined;
+      if (needsModelList(profile, deps.env)) {
+        const call = await context.direct();
+        if (call?.models) list = { ids: call.models };
+        else if (call) list = { problem: { cause: 'UPSTREAM_FAULT', observed: `GET ${call.url} did not list models; see direct.request` } };
+      }
+      return chooseModel({ profile, env: deps.env, list });
+    }),
+    messages: once(async (): Promise<MessagesCall | { notSent: string }> => {
+      if (deps.sendRequest === false) return { notSent: 'not sent (--no-request)' };
+      if (!deps.post) return { notSent: 'not sent: no request transport in this run' };
+      if (profile.auth !== 'service') return { notSent: `auth path ${profile.auth}: the request checks keys of this service only` };
+      const token = effective('token');
+      if (!token.value) return { notSent: `no key in ${profile.tokenSources.join(' or ')} to send; see client.credential` };
+      const route = await context.route();
+      const choice = await context.model();
+      const served = (await context.direct())?.models?.filter(isTextModel) ?? [];
+      const prefix = profile.ownModelPrefix;
+      // With no model chosen the client asks for its own; one of those the service serves stands in.
+      const model = choice.id ?? (prefix ? served.find((id) => id.startsWith(prefix)) : undefined);
+      if (!model) return { notSent: `no model known to ask for (${choice.reason}); see direct.request` };
+      return sendMessagesProbe(deps.post, { baseUrl: route.baseUrl ?? service.root, route: route.kind, credential: { header: 'bearer', value: token.value }, model, timeoutMs: requestTimeoutMs });
     }),
   };
   return context;

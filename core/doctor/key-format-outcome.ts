@@ -10,7 +10,7 @@ export function keyFormatOutcome(findings: KeyFinding[], variable: string, value
   const details = findings.map((f) => f.detail).join('; ');
   const fix = `read -rs ${variable} && export ${variable}   # paste the bare key, no quotes or spaces`;
   if (fail) {
-    return outcome.fail(fail.cause, `${shown} ${details}`, 'Copy the key again and store it bare: no spaces, line breaks or quotes (spec 5.1).', [fix, 'gwctl verify']);
+    return outcome.fail(fail.cause, `${shown} ${details}`, 'Copy the key again and store it bare: no spaces, line breaks or quotes.', [fix, 'gwctl verify']);
   }
   const warn = findings.find((f) => f.severity === 'warn');
   if (warn) return outcome.warn(warn.cause, `${shown} ${details}`, 'Check that this is a key of this service; the model-list request decides.', ['gwctl verify']);

@@ -1,11 +1,17 @@
-// `gwctl diagnose` as one operation: build the context, run the checks for the status, report.
+// `gwctl diagnose` as one operation: build the context, run the checks for the status, report with
+// the verdict (one root cause and its evidence).
 import { createDiagnoseContext, type DiagnoseDeps } from './diagnose-context.ts';
 import { diagnoseChecks } from './diagnose-checks.ts';
 import { toReport, type DoctorReport } from './report.ts';
 import { runChecks, type RunOptions } from './runner.ts';
+import { verdictOf, type Verdict } from './verdict.ts';
 
-export async function runDiagnosis(deps: DiagnoseDeps, options: RunOptions = {}): Promise<DoctorReport> {
+export interface DiagnosisReport extends DoctorReport {
+  verdict: Verdict;
+}
+
+export async function runDiagnosis(deps: DiagnoseDeps, options: RunOptions & { clientExitCode?: number } = {}): Promise<DiagnosisReport> {
   const context = createDiagnoseContext(deps);
   const results = await runChecks(diagnoseChecks(deps.status), context, options);
-  return toReport(results);
+  return { ...toReport(results), verdict: verdictOf(results, { clientExitCode: options.clientExitCode }) };
 }

@@ -1,4 +1,4 @@
-// Looks up spec 7 rows (core/http-status.ts) by id or status, with placeholders filled.
+// Looks up error-table rows (core/http-status.ts) by id or status, with placeholders filled.
 import { HTTP_STATUS_ROWS, type HttpStatusRow } from '../http-status.ts';
 import { fillTemplate, type TemplateVars } from './fill-template.ts';
 
@@ -21,7 +21,7 @@ export const statusRows = {
   },
   byId(id: string, vars: TemplateVars): FilledRow {
     const row = HTTP_STATUS_ROWS.find((r) => r.id === id);
-    if (!row) throw new Error(`no spec 7 row with id ${id}`);
+    if (!row) throw new Error(`no error-table row with id ${id}`);
     return fill(row, vars);
   },
 };

@@ -1,6 +1,7 @@
 // What `gwctl verify` checks when given only settings: the base URL a client of the route type uses
 // ({base_url}, {base_url}/v1 or {image_base_url}/v1, unless baseUrl came from a flag), the key
 // variable and the template values for remedies. Throws SettingError when a needed URL is not set.
+import { NEUTRAL_VARS } from '../config/client-profiles.ts';
 import type { ResolvedSettings } from '../config/resolve-settings.ts';
 import { serviceAddress } from '../config/service-address.ts';
 import type { RouteType } from './classify-models-call.ts';
@@ -12,13 +13,18 @@ export interface VerifyTarget {
   vars: TemplateVars;
 }
 
-export function verifyTarget(settings: ResolvedSettings, type: RouteType, keyEnv?: string): VerifyTarget {
+/**
+ * Without --key-env the key is read where gwctl start finds it: the client's token variable, else
+ * the neutral MSGAPI_AUTH_TOKEN.
+ */
+export function verifyTarget(settings: ResolvedSettings, type: RouteType, keyEnv?: string, env: NodeJS.ProcessEnv = {}): VerifyTarget {
   const root = serviceAddress(settings).root;
   let baseUrl: string;
   if (settings.baseUrl.source === 'flag') baseUrl = settings.baseUrl.value as string;
   else if (type === 'images') baseUrl = `${serviceAddress(settings, 'imageBaseUrl').root}/v1`;
   else baseUrl = type === 'chat' ? `${root}/v1` : root;
-  const keyVar = keyEnv ?? (settings['client.tokenVar'].value as string);
+  const tokenVar = settings['client.tokenVar'].value as string;
+  const keyVar = keyEnv ?? [tokenVar, NEUTRAL_VARS.token].find((name) => env[name]) ?? tokenVar;
   return {
     baseUrl,
     keyVar,

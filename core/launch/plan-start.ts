@@ -1,6 +1,7 @@
-// Safe start (spec 4.4 rules 1-3 and 9) as plain data: route, credential, the client's environment
-// and the pinned settings that would be cleaned. Nothing is changed or launched here; the caller
-// decides (dry run, refusal, or clean + launch).
+// Safe start as plain data: route, credential, model, the client's environment and the pinned
+// settings that would be cleaned, each finding with a cause code. Nothing is changed or launched
+// here; the caller decides (dry run, refusal, or clean + launch).
+import { fetchModels } from '../client/gateway-client.ts';
 import type { HttpGet } from '../client/http-get.ts';
 import { findPinned, type PinScan } from '../client-settings/find-pinned.ts';
 import { clientProfile, type ClientProfile } from '../config/client-profile.ts';
@@ -8,12 +9,15 @@ import type { ResolvedSettings } from '../config/resolve-settings.ts';
 import { serviceAddress } from '../config/service-address.ts';
 import { SettingError } from '../config/setting-error.ts';
 import type { CauseCode } from '../doctor/cause-codes.ts';
+import { classifyModelsCall } from '../doctor/classify-models-call.ts';
 import { lintKey } from '../doctor/key-lint.ts';
-import { shellStartupFiles, tildePath } from '../paths.ts';
 import { maskCredential } from '../doctor/mask-credential.ts';
+import { shellStartupFiles, tildePath } from '../paths.ts';
+import { findCredential, notSetText, type CredentialLookup } from './client-credential.ts';
 import { buildClientEnv } from './client-env.ts';
 import { executionPlane } from './execution-plane.ts';
 import type { LaunchRequest } from './launch-client.ts';
+import { chooseModel, needsModelList, type ModelChoice, type ModelList } from './model-choice.ts';
 import { resolveCommand } from './resolve-command.ts';
 import { decideRoute, type RouteDecision, type StartWarning } from './route-decision.ts';
 
@@ -28,9 +32,14 @@ export interface StartPlan {
   schemaVersion: 1;
   ok: boolean;
   dryRun: boolean;
+  profile: ClientProfile['name'];
   route: Omit<RouteDecision, 'warnings'>;
+  /** Every finding, each with a cause code (pinned settings included, also those a start removes). */
   warnings: StartWarning[];
   refused: StartRefusal | null;
+  /** Where the key was found and the one variable the client gets it in; null on the oauth path. */
+  credential: { clientVar: string; foundIn: string | null; sources: string[] } | null;
+  model: ModelChoice;
   client: { command: string; path: string; args: string[]; env: Record<string, string | null> };
   pinned: PinScan;
 }
@@ -44,31 +53,31 @@ export interface StartInput {
   http: HttpGet;
   procVersion?: () => string;
   probeTimeoutMs?: number;
+  /** Bound for the model-list request that picks an automatic model. */
+  requestTimeoutMs?: number;
 }
 
-function refusal(profile: ClientProfile, directRoot: string, pinned: PinScan, env: NodeJS.ProcessEnv): StartRefusal | null {
-  if (profile.auth === 'oauth') return null;
-  const variable = profile.auth === 'service' ? profile.tokenVar : profile.apiKeyVar;
-  const value = env[variable];
+function refusal(credential: CredentialLookup | null, directRoot: string, pinned: PinScan, env: NodeJS.ProcessEnv): StartRefusal | null {
+  if (!credential) return null;
+  const variable = credential.clientVar;
   const pin = pinned.entries.find((e) => e.fileKind === 'settings' && e.variable === variable);
   const pinNote = pin ? ` It is pinned in ${tildePath(pin.file, env)} (${pin.shown}), but that entry wins over the shell and is removed by a safe start; export the key in the shell instead.` : '';
-  if (!value) {
+  const keep = credential.sources[0]!;
+  if (!credential.value) {
     return {
       cause: 'TOKEN_MISSING_IN_SHELL',
-      message:
-        `${variable} is not set in this shell. The client gets its credential from the shell that starts it; without it the direct route (${directRoot}) answers 401, ` +
-        `which is missing authentication, not a fault of the service or the upstream (spec 4.4 rule 3). The proxy forwards the same missing credential, so it answers 401 as well.${pinNote}`,
-      remedy: 'Export the key for this shell only (spec 5.6), then start again.',
-      commands: [`read -rs ${variable} && export ${variable}   # paste the key`, 'gwctl start'],
+      message: `${notSetText(credential)} in this shell, so the client would send no credential: the direct route (${directRoot}) and the proxy alike answer 401, which is missing authentication, not a fault of the service or the upstream.${pinNote}`,
+      remedy: `Export the key for this shell only (never in a file)${credential.sources.length > 1 ? `, in ${credential.sources.join(' or ')}` : ''}; the client gets it as ${variable}.`,
+      commands: [`read -rs ${keep} && export ${keep}   # paste the key`, 'gwctl start'],
     };
   }
-  const bad = lintKey(value).find((f) => f.severity === 'fail');
+  const bad = lintKey(credential.value).find((f) => f.severity === 'fail');
   if (bad) {
     return {
       cause: bad.cause,
-      message: `${variable} (${maskCredential(value)}) ${bad.detail}; the service would answer 401 for it (spec 5.1).`,
-      remedy: 'Copy the key again and export it bare.',
-      commands: [`read -rs ${variable} && export ${variable}   # paste the bare key`, 'gwctl verify', 'gwctl start'],
+      message: `${credential.foundIn} (${maskCredential(credential.value)}) ${bad.detail}; the service would answer 401 for it.`,
+      remedy: 'Copy the key again and export it bare: no spaces, line breaks or quotes.',
+      commands: [`read -rs ${credential.foundIn} && export ${credential.foundIn}   # paste the bare key`, 'gwctl verify', 'gwctl start'],
     };
   }
   return null;
@@ -78,6 +87,31 @@ export interface PlannedStart {
   plan: StartPlan;
   /** What to run if the plan is carried out; holds the credential, so it is never printed. */
   launch: LaunchRequest;
+}
+
+function pinFindings(pinned: PinScan, env: NodeJS.ProcessEnv): StartWarning[] {
+  const out: StartWarning[] = [];
+  for (const entry of pinned.entries) {
+    const where = `${tildePath(entry.file, env)}${entry.line ? `:${entry.line}` : ''}`;
+    const what = `${entry.fileKind === 'settings' ? 'env.' : ''}${entry.variable}=${entry.shown}`;
+    out.push({
+      cause: 'BASE_URL_PINNED_IN_SETTINGS',
+      ...(entry.removable ? { removedByStart: true } : {}),
+      message: entry.removable
+        ? `${where} pins ${what}${entry.fileKind === 'settings' ? ', which would win over what gwctl start sets' : ''}; a start backs the file up and removes it (undo: gwctl start --restore)`
+        : `${where} sets ${entry.variable}, but ${entry.note}`,
+    });
+  }
+  for (const problem of pinned.problems) out.push({ cause: 'BASE_URL_PINNED_IN_SETTINGS', message: `${tildePath(problem.file, env)} could not be inspected: ${problem.reason}` });
+  return out;
+}
+
+async function modelList(input: StartInput, root: string, key: string): Promise<ModelList> {
+  const timeoutMs = input.requestTimeoutMs ?? 10_000;
+  const call = await fetchModels(input.http, `${root}/v1/models`, key, timeoutMs);
+  if (call.models) return { ids: call.models };
+  const verdict = classifyModelsCall(call, { routeType: 'messages', baseUrl: root, vars: { base_url: root }, keyFindings: lintKey(key), timeoutMs });
+  return { problem: { cause: verdict.cause === 'OK' || verdict.cause === null ? 'UPSTREAM_FAULT' : verdict.cause, observed: verdict.observed } };
 }
 
 export async function planStart(input: StartInput): Promise<PlannedStart> {
@@ -94,26 +128,26 @@ export async function planStart(input: StartInput): Promise<PlannedStart> {
     shellFiles: shellStartupFiles(input.env),
     vars: { baseUrl: profile.baseUrlVar, token: profile.tokenVar, apiKey: profile.apiKeyVar },
   });
-  const warnings = [...route.warnings];
-  for (const entry of pinned.entries.filter((e) => !e.removable)) {
-    warnings.push({ cause: 'BASE_URL_PINNED_IN_SETTINGS', message: `${tildePath(entry.file, input.env)}:${entry.line} sets ${entry.variable}, but ${entry.note}` });
-  }
-  for (const problem of pinned.problems) {
-    warnings.push({ cause: 'BASE_URL_PINNED_IN_SETTINGS', message: `${tildePath(problem.file, input.env)} could not be inspected: ${problem.reason}` });
-  }
-  const credential = profile.auth === 'service' ? input.env[profile.tokenVar] : undefined;
-  const prefix = credential ? lintKey(credential).find((f) => f.cause === 'KEY_PREFIX') : undefined;
-  if (prefix) warnings.push({ cause: 'KEY_PREFIX', message: `${profile.tokenVar} (${maskCredential(credential)}) ${prefix.detail}` });
-  const refused = refusal(profile, profile.auth === 'service' ? service.root : "the client's default upstream", pinned, input.env);
-  const { env, shown } = buildClientEnv(input.env, profile, route);
+  const warnings = [...route.warnings, ...pinFindings(pinned, input.env)];
+  const credential = findCredential(profile, input.env);
+  const prefix = profile.auth === 'service' && credential?.value ? lintKey(credential.value).find((f) => f.cause === 'KEY_PREFIX') : undefined;
+  if (prefix) warnings.push({ cause: 'KEY_PREFIX', message: `${credential!.foundIn} (${maskCredential(credential!.value)}) ${prefix.detail}` });
+  const refused = refusal(credential, profile.auth === 'service' ? service.root : "the client's default upstream", pinned, input.env);
+  const list = !refused && credential?.value && needsModelList(profile, input.env) ? await modelList(input, service.root, credential.value) : undefined;
+  const model = chooseModel({ profile, env: input.env, list });
+  if (model.warning) warnings.push(model.warning);
+  const { env, shown } = buildClientEnv(input.env, profile, route, model);
   const { warnings: _routeWarnings, ...routeFields } = route;
   const plan: StartPlan = {
     schemaVersion: 1,
     ok: refused === null,
     dryRun: input.dryRun,
+    profile: profile.name,
     route: routeFields,
     warnings,
     refused,
+    credential: credential ? { clientVar: credential.clientVar, foundIn: credential.foundIn, sources: credential.sources } : null,
+    model,
     client: { command: profile.command, path, args: input.clientArgs, env: shown },
     pinned,
   };

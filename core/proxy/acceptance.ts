@@ -1,15 +1,17 @@
-// Three-layer acceptance of the proxy (spec 4.4 table): proxy_running (GET /health 200 ok),
-// claude_routed (a new client session with a one-word request gets a normal reply and the proxy's
-// observation moves), cache_observed (a quota-status file appeared or was updated by that session).
-// A failing layer runs the diagnosis checks with the client's environment and names their cause.
+// Three-layer acceptance of the proxy: proxy_running (GET /health 200 ok), claude_routed (a new
+// client session with a one-word request gets a normal reply and the proxy's observation moves),
+// cache_observed (a quota-status file appeared or was updated by that session). A failing layer runs
+// the diagnosis with the client's environment, including one short real request through the proxy,
+// and names its verdict: what actually failed (status, who answered, the message), so a request
+// the service or its upstream refused is never blamed on the proxy's upstream setting.
 import { probeProxyHealth } from '../client/proxy-client.ts';
 import { SettingError } from '../config/setting-error.ts';
 import { outcome } from '../doctor/check-result.ts';
 import { DIAGNOSE_STATUSES } from '../doctor/diagnose-checks.ts';
-import type { DoctorReport } from '../doctor/report.ts';
-import { runDiagnosis } from '../doctor/run-diagnosis.ts';
+import { runDiagnosis, type DiagnosisReport } from '../doctor/run-diagnosis.ts';
 import { quotaStatusDir, tildePath } from '../paths.ts';
 import { proxyRouteEnv, runClient } from './client-run.ts';
+import { undiciPost } from './http-post.ts';
 import { profileOf, proxyUrlOf, supervisorOf, type ProxyOperationDeps } from './operation-deps.ts';
 import { changedSince, describeFile, observationFiles, quotaStatusWritable, snapshot } from './observations.ts';
 import type { AcceptanceLayer, AnyCauseCode, CheckReport, ProxyCheckResult } from './proxy-causes.ts';
@@ -21,9 +23,21 @@ export interface AcceptanceOptions {
   signal?: AbortSignal;
 }
 
-const GENERIC: Record<number, AnyCauseCode> = { 401: 'KEY_REJECTED', 403: 'AUTH_FORBIDDEN', 404: 'URL_NOT_FOUND', 429: 'RATE_LIMITED', 500: 'UPSTREAM_FAULT', 502: 'UPSTREAM_FAULT', 503: 'UPSTREAM_FAULT', 504: 'UPSTREAM_FAULT' };
+const GENERIC: Record<number, AnyCauseCode> = {
+  400: 'REQUEST_REJECTED',
+  401: 'KEY_REJECTED',
+  403: 'AUTH_FORBIDDEN',
+  404: 'URL_NOT_FOUND',
+  413: 'REQUEST_TOO_LARGE',
+  429: 'RATE_LIMITED',
+  500: 'UPSTREAM_FAULT',
+  502: 'UPSTREAM_FAULT',
+  503: 'UPSTREAM_FAULT',
+  504: 'UPSTREAM_FAULT',
+  529: 'UPSTREAM_OVERLOADED',
+};
 
-async function diagnose(deps: ProxyOperationDeps, status: number | undefined): Promise<DoctorReport | null> {
+async function diagnose(deps: ProxyOperationDeps, status: number | undefined): Promise<DiagnosisReport | null> {
   const platform = servicePlatform(deps.env, deps.platform) === 'darwin' ? 'darwin' : 'linux';
   try {
     return await runDiagnosis({
@@ -34,6 +48,8 @@ async function diagnose(deps: ProxyOperationDeps, status: number | undefined): P
       platform,
       procVersion: deps.procVersion,
       probeTimeoutMs: deps.probeTimeoutMs,
+      // The short real request through the proxy shows who answers it, and what.
+      post: undiciPost,
       status: status !== undefined && DIAGNOSE_STATUSES.includes(status) ? status : undefined,
     });
   } catch (error) {
@@ -42,8 +58,10 @@ async function diagnose(deps: ProxyOperationDeps, status: number | undefined): P
   }
 }
 
-function firstFailure(report: DoctorReport | null): DoctorReport['checks'][number] | undefined {
-  return report?.checks.find((c) => c.status === 'fail');
+/** The check that names the diagnosis' root cause (its verdict), when one failed. */
+function firstFailure(report: DiagnosisReport | null): DiagnosisReport['checks'][number] | undefined {
+  if (!report) return undefined;
+  return report.checks.find((c) => c.id === report.verdict.check) ?? report.checks.find((c) => c.status === 'fail');
 }
 
 /** The layer outcome when it failed: the diagnosis' first failure explains it, else the layer's own cause. */
@@ -53,9 +71,13 @@ function fail(cause: AnyCauseCode, observed: string, remedy: string, commands: s
   return { status: 'fail', cause, observed, remedy, commands };
 }
 
-function explained(own: LayerOutcome, report: DoctorReport | null, preferOwn = false): LayerOutcome {
+function explained(own: LayerOutcome, report: DiagnosisReport | null, preferOwn = false): LayerOutcome {
   const found = preferOwn ? undefined : firstFailure(report);
-  if (!found) return { ...own, observed: report ? `${own.observed}; diagnosis found no other cause` : own.observed };
+  if (!found) {
+    const works = report?.checks.find((c) => c.id === 'messages.request' && c.status === 'pass');
+    const note = works ? `; the same short request sent by gwctl through the proxy gets a normal answer (${works.observed}), so the failure lies in what the client sent: see its own message` : report ? '; diagnosis found no other cause' : '';
+    return { ...own, observed: `${own.observed}${note}` };
+  }
   return {
     status: 'fail',
     cause: found.cause,
@@ -72,7 +94,7 @@ export async function runAcceptance(deps: ProxyOperationDeps, options: Acceptanc
   const profile = profileOf(deps);
   const supervisor = supervisorOf(deps);
   const definition = supervisor ? readDefinition(supervisor.kind, deps.env) : null;
-  const push = (id: AcceptanceLayer['id'], result: Omit<ProxyCheckResult, 'id'>, evidence: string[], diagnosis: DoctorReport | null) => {
+  const push = (id: AcceptanceLayer['id'], result: Omit<ProxyCheckResult, 'id'>, evidence: string[], diagnosis: DiagnosisReport | null) => {
     checks.push({ id, ...result });
     layers.push({ id, evidence, diagnosis });
   };

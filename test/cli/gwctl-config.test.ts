@@ -25,18 +25,44 @@ test('path, set, get, list, unset; sources default < file < env < flag', async (
   assert.deepEqual(by.baseUrl, { key: 'baseUrl', value: 'https://gw.example.com', source: 'file', origin: path.json.path });
   assert.deepEqual(by['client.command'], { key: 'client.command', value: 'my-claude', source: 'env', origin: 'GWCTL_CLIENT' });
   assert.deepEqual(by.proxyUrl, { key: 'proxyUrl', value: 'http://127.0.0.1:9999', source: 'flag', origin: '--proxy-url' });
-  assert.deepEqual(by['client.tokenVar'], { key: 'client.tokenVar', value: 'MSGAPI_AUTH_TOKEN', source: 'default', origin: null });
+  assert.deepEqual(by['client.tokenVar'], { key: 'client.tokenVar', value: 'ANTHROPIC_AUTH_TOKEN', source: 'profile', origin: 'claude' });
+  assert.deepEqual(list.json.start.profile, { name: 'claude', describe: 'Claude Code CLI (command claude)', source: 'default', origin: null });
   assert.deepEqual(by['client.settingsFiles'].value, ['~/a.json', '.claude/b.json']);
   const table = await gwctl(['config', 'list'], s.env);
   assert.match(table.out, /^KEY\s+VALUE\s+SOURCE\n/);
   assert.match(table.out, /baseUrl\s+https:\/\/gw\.example\.com\s+file \(~\/\.config\/gwctl\/config\.json\)/);
   assert.match(table.out, /proxyUrl\s+http:\/\/127\.0\.0\.1:9801\s+default/);
+  assert.match(table.out, /client\.tokenVar\s+ANTHROPIC_AUTH_TOKEN\s+profile claude/);
 
   assert.equal((await gwctl(['config', 'unset', 'client.settingsFiles'], s.env)).code, 0);
-  assert.equal((await gwctlJson(['config', 'get', 'client.settingsFiles'], s.env)).json.source, 'default');
+  assert.equal((await gwctlJson(['config', 'get', 'client.settingsFiles'], s.env)).json.source, 'profile');
   const unsetValue = await gwctl(['config', 'get', 'imageBaseUrl'], s.env);
   assert.equal(unsetValue.code, 1);
   assert.match(unsetValue.err, /imageBaseUrl is not set/);
+});
+
+test('config list shows the active profile and exactly which variables gwctl start sets', async () => {
+  const env = { ...s.env, MSGAPI_AUTH_TOKEN: KEY, GWCTL_BASE_URL: 'https://gw.example.com' };
+  const list = await gwctl(['config', 'list'], env);
+  assert.equal(list.code, 0, list.err);
+  assert.match(list.out, /Client profile: claude \(the default\): Claude Code CLI \(command claude\)\ngwctl start runs claude with:/);
+  assert.match(list.out, /ANTHROPIC_BASE_URL\s+http:\/\/127\.0\.0\.1:9801 \| https:\/\/gw\.example\.com\s+the proxy when/);
+  assert.match(list.out, /ANTHROPIC_AUTH_TOKEN\s+the key from ANTHROPIC_AUTH_TOKEN, else MSGAPI_AUTH_TOKEN\s+now from MSGAPI_AUTH_TOKEN \(sk-…Cc12\); the only credential the client gets/);
+  assert.match(list.out, /ANTHROPIC_API_KEY\s+removed/);
+  assert.match(list.out, /MSGAPI_AUTH_TOKEN\s+removed/);
+  assert.match(list.out, /ANTHROPIC_MODEL\s+automatic\s+a text model the gateway serves, when it lists no claude-… model/);
+  assert.match(list.out, /ANTHROPIC_DEFAULT_HAIKU_MODEL\s+automatic\s+same as ANTHROPIC_MODEL/);
+  assert.ok(!list.out.includes(KEY));
+  const chosen = await gwctlJson(['config', 'list', '--model', 'demo-chat'], env);
+  const vars = Object.fromEntries(chosen.json.start.variables.map((v: { name: string; value: string }) => [v.name, v.value]));
+  assert.equal(vars.ANTHROPIC_MODEL, 'demo-chat');
+  assert.equal(vars.ANTHROPIC_DEFAULT_OPUS_MODEL, 'demo-chat');
+
+  const custom = await gwctlJson(['config', 'list', '--profile', 'custom', '--client', 'my-client'], env);
+  assert.deepEqual(custom.json.start.variables.slice(0, 2).map((v: { name: string }) => v.name), ['MSGAPI_BASE_URL', 'MSGAPI_AUTH_TOKEN']);
+  const noClient = await gwctl(['config', 'list', '--profile', 'custom'], env);
+  assert.equal(noClient.code, 0);
+  assert.match(noClient.out, /Client profile: custom \(flag --profile\)[\s\S]*client\.command is not set, and the custom profile names no client/);
 });
 
 test('bad input exits 2 with a clear message; keys are never stored', async () => {
@@ -65,10 +91,10 @@ test('config client: base URL per client type, the key only as a placeholder or 
   assert.equal(by.messages.baseUrl, 'https://gw.example.com');
   assert.equal(by.images.baseUrl, 'https://img.example.com/v1');
   assert.equal(by.chat.apiKey, '<API_KEY>');
-  assert.deepEqual(by.messages.env, { MSGAPI_BASE_URL: 'https://gw.example.com', MSGAPI_AUTH_TOKEN: '<API_KEY>' });
+  assert.deepEqual(by.messages.env, { ANTHROPIC_BASE_URL: 'https://gw.example.com', ANTHROPIC_AUTH_TOKEN: '<API_KEY>' });
   assert.match(all.json.notes[0], /baseUrl ends with \/v1/);
   const ref = await gwctl(['config', 'client', '--type', 'chat', '--key-ref', 'env'], env);
-  assert.match(ref.out, /API key\s+\$\{MSGAPI_AUTH_TOKEN\}/);
+  assert.match(ref.out, /API key\s+\$\{ANTHROPIC_AUTH_TOKEN\}/);
   assert.ok(!all.out.includes(KEY) && !ref.out.includes(KEY));
   const noImage = await gwctl(['config', 'client', '--type', 'images'], { ...env, GWCTL_IMAGE_BASE_URL: '' });
   assert.equal(noImage.code, 2);
@@ -98,6 +124,8 @@ test('--help works on every new command and subcommand', async () => {
   const start = await help(['start']);
   assert.match(start.text, /--dry-run[\s\S]*--restore[\s\S]*--json/);
   assert.match(start.text, /-- client arguments/);
-  assert.match((await help(['diagnose'])).text, /--status[\s\S]*401, 403, 404, 429, 502, 503/);
+  assert.match((await help(['diagnose'])).text, /--status[\s\S]*400,[\s\S]*413,[\s\S]*529/);
+  assert.match((await help(['diagnose'])).text, /--request[\s\S]*may cost a few[\s\S]*--no-request/);
+  assert.match(start.text, /--profile[\s\S]*--model/);
   assert.equal((await gwctl(['config'], s.env)).code, 2);
 });

@@ -1,16 +1,20 @@
-// gwctl explain <status>: the spec 7 rows, offline, in text and JSON.
+// gwctl explain <status>: the error-table rows, offline, in text and JSON; every status a client
+// shows has real remedies that stand alone (no pointers to documents users do not have).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { gwctl, gwctlJson, makeSandbox } from './gwctl-harness.ts';
 
 const s = makeSandbox({ GWCTL_BASE_URL: 'https://gw.example.com' });
 after(() => s.cleanup());
+const STATUSES = [400, 401, 403, 404, 413, 429, 500, 502, 503, 504, 529];
 
-test('401 has three rows with the spec remedies; {base_url} is filled in', async () => {
+test('401 has three rows; a deleted key needs a new one; {base_url} and the variable are filled in', async () => {
   const run = await gwctlJson(['explain', '401'], s.env);
   assert.equal(run.code, 0);
   assert.deepEqual(run.json.rows.map((r: { where: string }) => r.where), ['/v1/models and other calls', 'Client through the local proxy', 'Direct fallback branch']);
-  assert.equal(run.json.rows[1].remedy, 'Supply the credential; set CACHE_FIX_PROXY_UPSTREAM to https://gw.example.com');
+  assert.match(run.json.rows[0].remedy, /A deleted key is gone for good: create a new one on https:\/\/gw\.example\.com\/keys/);
+  assert.match(run.json.rows[0].commands[0], /^read -rs ANTHROPIC_AUTH_TOKEN && export ANTHROPIC_AUTH_TOKEN/);
+  assert.match(run.json.rows[1].remedy, /set CACHE_FIX_PROXY_UPSTREAM to https:\/\/gw\.example\.com where the proxy runs/);
   assert.ok(run.json.rows[1].causes.includes('PROXY_UPSTREAM_DEFAULT'));
   const text = await gwctl(['explain', '503'], s.env);
   assert.match(text.out, /502 \/ 503 {2}Via proxy or upstream/);
@@ -18,11 +22,30 @@ test('401 has three rows with the spec remedies; {base_url} is filled in', async
   assert.match(text.out, /gwctl diagnose --status 503/);
 });
 
-test('every listed status explains; others exit 1; bad input exits 2', async () => {
-  for (const status of [401, 403, 404, 429, 502, 503]) assert.equal((await gwctl(['explain', String(status)], s.env)).code, 0, String(status));
+test('400, 413, 429, 500, 504 and 529 have real remedies and their own cause codes', async () => {
+  const causes = async (status: number) => (await gwctlJson(['explain', String(status)], s.env)).json.rows;
+  const [bad] = await causes(400);
+  assert.deepEqual(bad.causes, ['REQUEST_REJECTED', 'MODEL_NOT_AVAILABLE']);
+  assert.match(bad.remedy, /gwctl diagnose` sends one short real request and shows the message and who answered/);
+  const limited = (await causes(429))[0];
+  assert.match(limited.remedy, /Retry-After[\s\S]*x-gateway-provider[\s\S]*ask the service operator/);
+  assert.deepEqual((await causes(413))[0].causes, ['REQUEST_TOO_LARGE']);
+  assert.deepEqual((await causes(529))[0].causes, ['UPSTREAM_OVERLOADED']);
+  assert.match((await causes(500))[0].remedy, /request-id/);
+  assert.match((await causes(504))[0].condition, /did not answer in time/);
+  const model = (await causes(404)).find((r: { id: string }) => r.id === '404-model');
+  assert.ok(model.commands.includes('gwctl config set client.model <model id>'));
+});
+
+test('every listed status explains without "not further described" or spec references; others exit 1; bad input exits 2', async () => {
+  for (const status of STATUSES) {
+    const run = await gwctl(['explain', String(status)], s.env);
+    assert.equal(run.code, 0, String(status));
+    assert.doesNotMatch(run.out, /not further described|\bspec\b|rule \d/i, String(status));
+  }
   const unknown = await gwctl(['explain', '418'], s.env);
   assert.equal(unknown.code, 1);
-  assert.match(unknown.err, /418 is not in the service's error table/);
+  assert.match(unknown.err, /418 is not in the error table \(it covers 400, 401, 403, 404, 413, 429, 500, 502, 503, 504, 529\)/);
   assert.equal((await gwctlJson(['explain', '418'], s.env)).json.rows.length, 0);
   assert.equal((await gwctl(['explain', 'teapot'], s.env)).code, 2);
   assert.equal((await gwctl(['explain', '99'], s.env)).code, 2);

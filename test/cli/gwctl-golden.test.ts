@@ -19,6 +19,8 @@ const sandboxes: Sandbox[] = [];
 
 before(async () => {
   [upstream, proxy] = await Promise.all([FakeUpstream.start(), FakeProxy.start('ok')]);
+  // The proxy's upstream is the vendor in these scenarios: it rejects this service's key.
+  proxy.messagesReply = { status: 401, headers: { 'request-id': 'req_vendor_1' }, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } };
   upstream.handle((request) => {
     const path = request.path.split('?')[0];
     if (path === '/v1/models' && request.headers.authorization === `Bearer ${KEY}`) return jsonReply(200, { object: 'list', data: [{ id: 'demo-chat' }, { id: 'demo-image' }] });
@@ -57,7 +59,7 @@ test('verify: success and a failing configuration', async () => {
 });
 
 test('diagnose --status 401 with the proxy upstream left at its default', async () => {
-  const s = machine({ MSGAPI_AUTH_TOKEN: KEY, MSGAPI_BASE_URL: proxy.url });
+  const s = machine({ ANTHROPIC_AUTH_TOKEN: KEY, ANTHROPIC_BASE_URL: proxy.url });
   mkdirSync(join(s.home, '.config', 'systemd', 'user'), { recursive: true });
   writeFileSync(join(s.home, '.config', 'systemd', 'user', 'cache-fix-proxy.service'), '[Service]\nEnvironment=CACHE_FIX_PROXY_PORT=9801\n');
   golden('diagnose-401-upstream-default', await gwctl(['diagnose', '--status', '401'], s.env), s);
@@ -66,7 +68,7 @@ test('diagnose --status 401 with the proxy upstream left at its default', async 
 test('start: dry run with pinned settings, and a refusal without the token', async () => {
   const s = machine({ MSGAPI_AUTH_TOKEN: KEY });
   mkdirSync(join(s.project, '.claude'), { recursive: true });
-  writeFileSync(join(s.project, '.claude', 'settings.json'), JSON.stringify({ env: { MSGAPI_BASE_URL: 'http://127.0.0.1:9801', MSGAPI_AUTH_TOKEN: KEY } }));
+  writeFileSync(join(s.project, '.claude', 'settings.json'), JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9801', ANTHROPIC_AUTH_TOKEN: KEY } }));
   golden('start-dry-run-pinned', await gwctl(['start', '--dry-run', '--', '-p', 'hi'], s.env), s);
   // A real start in this process: the fake client prints nothing, so the test output stays clean.
   const started = await gwctl(['start', '--', '-p', 'hi'], s.env);

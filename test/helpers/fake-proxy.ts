@@ -1,6 +1,8 @@
 // A stand-in for the local cache proxy on 127.0.0.1 (port 0): GET /health answers healthy, degraded
 // (503 with failed extensions) or foreign (200 but not {"status":"ok"}); the mode can change while it
-// runs. `unusedPort()` gives an address where nothing listens (a proxy that is down).
+// runs. POST /v1/messages answers `messagesReply` when a test sets one (e.g. what the vendor says to
+// a key of this service when the proxy's upstream is left at its default), else 404.
+// `unusedPort()` gives an address where nothing listens (a proxy that is down).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,6 +11,8 @@ export type FakeProxyMode = 'ok' | 'degraded' | 'foreign';
 export class FakeProxy {
   mode: FakeProxyMode;
   healthRequests = 0;
+  messagesReply: { status: number; headers?: Record<string, string>; body: unknown } | null = null;
+  messagesRequests = 0;
   private constructor(
     private readonly server: Server,
     readonly url: string,
@@ -34,6 +38,13 @@ export class FakeProxy {
         return;
       }
       req.resume();
+      const reply = proxy!.messagesReply;
+      if (req.method === 'POST' && req.url?.startsWith('/v1/messages') && reply) {
+        proxy!.messagesRequests++;
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+        res.end(JSON.stringify(reply.body));
+        return;
+      }
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end('{"error":"not_found"}');
     });

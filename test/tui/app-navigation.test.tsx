@@ -14,7 +14,7 @@ test('home: the status panel fills in with base URL, masked verified key, proxy 
   const app = renderApp(deps);
   const frame = await app.waitFor('verified: 1 model', '✔ ok · cache-fix-proxy@4.2.1', 'service enabled/active (systemd)', 'proxy → http://127.0.0.1:9801');
   assert.match(frame, new RegExp(`Base URL +${GATEWAY.replace(/[.:/]/g, '\\$&')} \\(env GWCTL_BASE_URL\\)`));
-  assert.match(frame, /Key +MSGAPI_AUTH_TOKEN sk-…Ab12/);
+  assert.match(frame, /Key +ANTHROPIC_AUTH_TOKEN sk-…Ab12/);
   assert.match(frame, /the proxy is healthy/);
   for (const item of HOME_MENU) assert.ok(frame.includes(item.label), item.label);
   assert.ok(app.frames.every((f) => !f.includes(TEST_KEY)), 'the full key is never shown');
@@ -26,9 +26,9 @@ test('home: a degraded proxy, an unset key, and a rejected key are shown as such
   const a = renderApp(degraded.deps);
   await a.waitFor('⚠ degraded (sort-stabilization.mjs)', 'cache-fix-proxy@4.3.0', '(not 4.2.1)', 'direct → http://gw.test:8080', 'the proxy is degraded');
   a.unmount();
-  const noKey = setup({ env: { MSGAPI_AUTH_TOKEN: undefined } });
+  const noKey = setup({ env: { ANTHROPIC_AUTH_TOKEN: undefined } });
   const b = renderApp(noKey.deps);
-  await b.waitFor('MSGAPI_AUTH_TOKEN ✖ not set in this shell', 'start refused:', 'TOKEN_MISSING_IN_SHELL');
+  await b.waitFor('ANTHROPIC_AUTH_TOKEN ✖ not set in this shell', 'start refused:', 'TOKEN_MISSING_IN_SHELL');
   b.unmount();
   const rejected = setup({ http: fakeHttp({ models: reply.unauthorized() }) });
   const c = renderApp(rejected.deps);

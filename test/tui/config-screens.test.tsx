@@ -13,9 +13,9 @@ test('client config: entries per client, pinned entries masked; c cleans after c
   const m = setup();
   const settings = join(m.sandbox.home, '.claude', 'settings.json');
   mkdirSync(join(m.sandbox.home, '.claude'), { recursive: true });
-  const original = `${JSON.stringify({ env: { MSGAPI_BASE_URL: 'http://gw.test:8080/v1', MSGAPI_AUTH_TOKEN: TEST_KEY }, theme: 'dark' }, null, 2)}\n`;
+  const original = `${JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'http://gw.test:8080/v1', ANTHROPIC_AUTH_TOKEN: TEST_KEY }, theme: 'dark' }, null, 2)}\n`;
   writeFileSync(settings, original);
-  writeFileSync(join(m.sandbox.home, '.bashrc'), `alias ll='ls -l'\nexport MSGAPI_AUTH_TOKEN=${TEST_KEY}\n`);
+  writeFileSync(join(m.sandbox.home, '.bashrc'), `alias ll='ls -l'\nexport ANTHROPIC_AUTH_TOKEN=${TEST_KEY}\n`);
   const app = renderApp(m.deps, { size: { columns: 100, rows: 40 } });
   await app.press('6');
   const frame = flat(await app.waitFor('gwctl › Client config', 'Chat-completions client', 'Pinned in client settings'));
@@ -23,14 +23,14 @@ test('client config: entries per client, pinned entries masked; c cleans after c
   assert.match(frame, /Base URL http:\/\/gw\.test:8080 \(without \/v1: the client appends \/v1\/messages\)/);
   assert.match(frame, /API key <API_KEY> \(your own key; never share it\)/);
   assert.match(frame, /note: imageBaseUrl is not set/);
-  assert.match(frame, /✖ ~\/\.claude\/settings\.json env\.MSGAPI_BASE_URL=http:\/\/gw\.test:8080\/v1/);
-  assert.match(frame, /✖ ~\/\.claude\/settings\.json env\.MSGAPI_AUTH_TOKEN=sk-…Ab12/);
-  assert.match(frame, /⚠ ~\/\.bashrc:2 line 2 MSGAPI_AUTH_TOKEN=sk-…Ab12/);
+  assert.match(frame, /✖ ~\/\.claude\/settings\.json env\.ANTHROPIC_BASE_URL=http:\/\/gw\.test:8080\/v1/);
+  assert.match(frame, /✖ ~\/\.claude\/settings\.json env\.ANTHROPIC_AUTH_TOKEN=sk-…Ab12/);
+  assert.match(frame, /⚠ ~\/\.bashrc:2 line 2 ANTHROPIC_AUTH_TOKEN=sk-…Ab12/);
   assert.ok(app.frames.every((f) => !f.includes(TEST_KEY)), 'the key is never shown');
 
   await app.press('c');
   const confirm = flat(await app.waitFor('Back up and clean 2 files?', 'What will change:'));
-  assert.match(confirm, /~\/\.claude\/settings\.json: back up \(timestamped copy\), then remove env\.MSGAPI_BASE_URL=http:\/\/gw\.test:8080\/v1, env\.MSGAPI_AUTH_TOKEN=sk-…Ab12/);
+  assert.match(confirm, /~\/\.claude\/settings\.json: back up \(timestamped copy\), then remove env\.ANTHROPIC_BASE_URL=http:\/\/gw\.test:8080\/v1, env\.ANTHROPIC_AUTH_TOKEN=sk-…Ab12/);
   await app.press('y');
   const cleaned = flat(await app.waitFor('backed up to', 'Undo with: gwctl start --restore'));
   assert.match(cleaned, /✔ none: no base address or credential is fixed/);
@@ -39,9 +39,9 @@ test('client config: entries per client, pinned entries masked; c cleans after c
 
   await app.press('R');
   const restore = flat(await app.waitFor('Restore the files changed at', 'What will change:'));
-  assert.match(restore, /~\/\.claude\/settings\.json: replaced by ~\/\.claude\/settings\.json\.[^ ]+ \(MSGAPI_BASE_URL, MSGAPI_AUTH_TOKEN back\)/);
+  assert.match(restore, /~\/\.claude\/settings\.json: replaced by ~\/\.claude\/settings\.json\.[^ ]+ \(ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN back\)/);
   await app.press('y');
-  await app.waitFor('~/.claude/settings.json ←', 'env.MSGAPI_BASE_URL=http://gw.test:8080/v1');
+  await app.waitFor('~/.claude/settings.json ←', 'env.ANTHROPIC_BASE_URL=http://gw.test:8080/v1');
   assert.equal(readFileSync(settings, 'utf8'), original);
   await app.press('R');
   await app.waitFor('Nothing to restore: no clean-up by gwctl is on record.');
@@ -65,7 +65,8 @@ test('settings: values with their sources; an edit is confirmed and saved to the
   await app.press('7');
   const frame = await app.waitFor('gwctl › Settings', '› baseUrl');
   assert.match(frame, /baseUrl +http:\/\/gw\.test:8080 +env GWCTL_BASE_URL/);
-  assert.match(frame, /client\.command +claude +default/);
+  assert.match(frame, /client\.profile +claude +default/);
+  assert.match(frame, /client\.command +claude +profile claude/);
   await app.press('j');
   await app.waitFor('› imageBaseUrl', '{image_base_url}: the image API address');
   await app.press(KEY.enter);
@@ -90,14 +91,14 @@ test('settings: a key-like value is refused, an invalid one explained, esc leave
   const app = renderApp(m.deps);
   await app.press('7');
   await app.waitFor('› baseUrl');
-  await app.press('j', 'j', 'j', KEY.enter);
+  await app.press('j', 'j', 'j', 'j', KEY.enter);
   await app.waitFor('client.command = ');
   await app.press(KEY.ctrlU, `claude --key ${TEST_KEY}`);
   await app.waitFor('claude --key sk-…Ab12', 'looks like an API key: it will not be stored');
   await app.press(KEY.enter, 'y');
   await app.waitFor('That value looks like an API key; gwctl does not store keys.', 'read -rs MSGAPI_AUTH_TOKEN');
   assert.ok(!existsSync(join(m.sandbox.home, '.config', 'gwctl', 'config.json')) || !readFileSync(join(m.sandbox.home, '.config', 'gwctl', 'config.json'), 'utf8').includes('sk-'));
-  await app.press('k', KEY.enter);
+  await app.press('k', 'k', KEY.enter);
   await app.waitFor('proxyUrl = ');
   await app.press(...Array(30).fill(KEY.backspace), 'localhost:9801', KEY.enter, 'y');
   await app.waitFor(/proxyUrl (must be an http\(s\) URL|is not a URL)/);

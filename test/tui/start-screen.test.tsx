@@ -25,15 +25,15 @@ test('healthy proxy: the plan shows the proxy route, masked variables; enter han
   const frame = flat(await app.waitFor('gwctl › Start client', 'Route', 'proxy → http://127.0.0.1:9801', 'no pinned base address'));
   assert.match(frame, /Why +the proxy is healthy \(GET http:\/\/127\.0\.0\.1:9801\/health → 200/);
   assert.match(frame, new RegExp(`Client +${m.sandbox.bin}/claude`));
-  assert.match(frame, /MSGAPI_BASE_URL=http:\/\/127\.0\.0\.1:9801 +MSGAPI_AUTH_TOKEN=sk-…Ab12 +MSGAPI_API_KEY unset/);
+  assert.match(frame, /ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:9801 +ANTHROPIC_AUTH_TOKEN=sk-…Ab12 +ANTHROPIC_API_KEY unset/);
   assert.match(frame, /Afterwards +back to gwctl \(setting tui\.afterClient\)/);
   await app.press(KEY.enter);
   await waitExit(app.exits);
   const h = handoverOf(app.exits);
   assert.equal(h.request.file, join(m.sandbox.bin, 'claude'));
-  assert.equal(h.request.env.MSGAPI_BASE_URL, PROXY);
-  assert.equal(h.request.env.MSGAPI_AUTH_TOKEN, TEST_KEY, 'the client gets the key');
-  assert.equal(h.request.env.MSGAPI_API_KEY, undefined);
+  assert.equal(h.request.env.ANTHROPIC_BASE_URL, PROXY);
+  assert.equal(h.request.env.ANTHROPIC_AUTH_TOKEN, TEST_KEY, 'the client gets the key');
+  assert.equal(h.request.env.ANTHROPIC_API_KEY, undefined);
   assert.equal(h.afterClient, 'return');
   assert.match(h.banner[0]!, /^gwctl: proxy route → http:\/\/127\.0\.0\.1:9801; starting .*\/claude$/);
   assert.ok(!h.banner.join('\n').includes(TEST_KEY) && app.frames.every((f) => !f.includes(TEST_KEY)), 'the key is never shown');
@@ -43,16 +43,16 @@ test('pinned settings: the change is listed and confirmed first; n changes nothi
   const m = setup({ env: { GWCTL_TUI_AFTER_CLIENT: 'exit' } });
   const file = join(m.sandbox.project, '.claude', 'settings.json');
   mkdirSync(join(m.sandbox.project, '.claude'), { recursive: true });
-  const original = JSON.stringify({ env: { MSGAPI_BASE_URL: 'https://old.example.com', KEEP: '1' }, model: 'x' }, null, 2);
+  const original = JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://old.example.com', KEEP: '1' }, model: 'x' }, null, 2);
   writeFileSync(file, original);
   const app = renderApp(m.deps);
   await app.press('2');
-  const plan = flat(await app.waitFor('will be backed up', 'remove env.MSGAPI_BASE_URL=https://old.example.com'));
+  const plan = flat(await app.waitFor('will be backed up', 'remove env.ANTHROPIC_BASE_URL=https://old.example.com'));
   assert.match(plan, /gwctl exits with the client's exit code/);
   assert.match(plan, /start claude \(asks before changing files\)/);
   await app.press(KEY.enter);
   const confirm = flat(await app.waitFor('Back up and change 1 file, then start claude?', 'What will change:', 'y/enter back up, clean and start'));
-  assert.match(confirm, /~\/\.\.\/project\/\.claude\/settings\.json|project\/\.claude\/settings\.json: back up, then remove env\.MSGAPI_BASE_URL=https:\/\/old\.example\.com/);
+  assert.match(confirm, /~\/\.\.\/project\/\.claude\/settings\.json|project\/\.claude\/settings\.json: back up, then remove env\.ANTHROPIC_BASE_URL=https:\/\/old\.example\.com/);
   await app.press('n');
   await app.waitFor('will be backed up');
   assert.equal(readFileSync(file, 'utf8'), original, 'nothing changed on n');
@@ -68,18 +68,21 @@ test('pinned settings: the change is listed and confirmed first; n changes nothi
   const backups = readdirSync(join(m.sandbox.project, '.claude')).filter((f) => f !== 'settings.json');
   assert.equal(backups.length, 1, `one backup next to the file: ${backups}`);
   assert.equal(readFileSync(join(m.sandbox.project, '.claude', backups[0]!), 'utf8'), original);
-  assert.ok(h.banner.some((l) => /settings .*backed up to .*removed env\.MSGAPI_BASE_URL/.test(l)));
+  assert.ok(h.banner.some((l) => /settings .*backed up to .*removed env\.ANTHROPIC_BASE_URL/.test(l)));
   assert.ok(h.banner.includes('  Undo with: gwctl start --restore'));
   assert.ok(existsSync(join(m.sandbox.home, '.local', 'state', 'gwctl', 'start-backups.json')), 'the clean-up is on record for --restore');
 });
 
 test('no key in the shell: the start is refused with the cause, remedy and commands; enter starts nothing', async () => {
-  const m = setup({ env: { MSGAPI_AUTH_TOKEN: undefined } });
+  const m = setup({ env: { ANTHROPIC_AUTH_TOKEN: undefined } });
   const app = renderApp(m.deps);
   await app.press('2');
-  const frame = flat(await app.waitFor('Start refused [TOKEN_MISSING_IN_SHELL]', 'Nothing was changed and the client was not started.'));
+  const frame = flat(await app.waitFor('Start refused [TOKEN_MISSING_IN_SHELL]', 'ANTHROPIC_AUTH_TOKEN and MSGAPI_AUTH_TOKEN are not set in this shell'));
   assert.match(frame, /→ Export the key for this shell only/);
-  assert.match(frame, /\$ read -rs MSGAPI_AUTH_TOKEN && export MSGAPI_AUTH_TOKEN/);
+  assert.match(frame, /\$ read -rs ANTHROPIC_AUTH_TOKEN && export ANTHROPIC_AUTH_TOKEN/);
+  await app.waitFor(/rows 1–\d+ of \d+ ↓/);
+  await app.press('G');
+  await app.waitFor('Nothing was changed and the client was not started.');
   await app.press(KEY.enter);
   await app.waitFor('Start refused');
   assert.deepEqual(app.exits, []);
@@ -98,7 +101,7 @@ test('the proxy turned unhealthy since the plan was shown: shown again for revie
   assert.deepEqual(app.exits, []);
   await app.press(KEY.enter);
   await waitExit(app.exits);
-  assert.equal(handoverOf(app.exits).request.env.MSGAPI_BASE_URL, 'http://gw.test:8080');
+  assert.equal(handoverOf(app.exits).request.env.ANTHROPIC_BASE_URL, 'http://gw.test:8080');
 });
 
 test('coming back from the client: the Start screen shows its exit code; esc goes home', async () => {

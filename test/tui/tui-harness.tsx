@@ -7,6 +7,7 @@ import { render as inkRender } from 'ink';
 import { cleanup as cleanupInk, render } from 'ink-testing-library';
 import { after } from 'node:test';
 import type { HttpGet, HttpOutcome, HttpRequest } from '../../core/client/http-get.ts';
+import type { HttpPost, PostOutcome, PostRequest } from '../../core/proxy/http-post.ts';
 import type { ProxyStatusReport } from '../../core/proxy/proxy-status.ts';
 import { App } from '../../tui/app.tsx';
 import type { TuiDeps } from '../../tui/hooks/engine.ts';
@@ -67,6 +68,18 @@ export function fakeHttp(routes: { health?: Route; models?: Route } = {}): HttpG
   }) as HttpGet & { calls: HttpRequest[] };
   http.calls = calls;
   return http;
+}
+
+/** POST /v1/messages (the diagnosis' short real request) answered from the route; every request recorded. */
+export function fakePost(answer?: PostOutcome | ((request: PostRequest) => PostOutcome)): HttpPost & { calls: PostRequest[] } {
+  const calls: PostRequest[] = [];
+  const normal: PostOutcome = { kind: 'response', status: 200, headers: { 'x-request-id': 'req_1', 'request-id': 'req_1', 'x-gateway-provider': 'demo' }, body: JSON.stringify({ type: 'message', content: [{ type: 'text', text: 'Demo' }] }), eventStream: false };
+  const post = (async (request: PostRequest) => {
+    calls.push(request);
+    return answer === undefined ? normal : typeof answer === 'function' ? answer(request) : answer;
+  }) as HttpPost & { calls: PostRequest[] };
+  post.calls = calls;
+  return post;
 }
 
 /** A promise the test settles by hand (an operation that runs until the test lets it finish). */
@@ -149,28 +162,31 @@ export interface Machine {
   sandbox: Sandbox;
   deps: TuiDeps;
   http: ReturnType<typeof fakeHttp>;
+  post: ReturnType<typeof fakePost>;
 }
 
 /** A user's machine: temp HOME, gwctl pointed at the fake gateway, the key exported, a client on PATH. */
-export function machine(options: { env?: NodeJS.ProcessEnv; http?: ReturnType<typeof fakeHttp>; proxy?: ProxyOperationsPort | null } = {}): Machine {
-  const sandbox = makeSandbox({ GWCTL_BASE_URL: GATEWAY, GWCTL_PROXY_URL: PROXY, MSGAPI_AUTH_TOKEN: TEST_KEY });
+export function machine(options: { env?: NodeJS.ProcessEnv; http?: ReturnType<typeof fakeHttp>; post?: ReturnType<typeof fakePost>; proxy?: ProxyOperationsPort | null } = {}): Machine {
+  const sandbox = makeSandbox({ GWCTL_BASE_URL: GATEWAY, GWCTL_PROXY_URL: PROXY, ANTHROPIC_AUTH_TOKEN: TEST_KEY });
   sandbox.env.GWCTL_SETTINGS_FILES = `${sandbox.home}/.claude/settings.json:${sandbox.project}/.claude/settings.json`;
   Object.assign(sandbox.env, options.env);
   for (const [k, v] of Object.entries(sandbox.env)) if (v === undefined) delete sandbox.env[k];
   installFakeClient(sandbox.bin, 'claude');
   const http = options.http ?? fakeHttp();
+  const post = options.post ?? fakePost();
   const deps: TuiDeps = {
     env: sandbox.env,
     cwd: sandbox.project,
     flags: {},
     http,
+    post,
     now: () => new Date('2026-11-21T10:00:00Z'),
     proxy: options.proxy === undefined ? fakeProxy() : options.proxy,
     procVersion: () => 'Linux version 6.1 (debian)',
     requestTimeoutMs: 2000,
     probeTimeoutMs: 500,
   };
-  return { sandbox, deps, http };
+  return { sandbox, deps, http, post };
 }
 
 /** A frame as one line of words: borders dropped and wrapped lines joined, for matching text. */

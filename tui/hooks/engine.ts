@@ -3,6 +3,7 @@
 // tui/production-deps.ts passes the real ones. Hooks are the only code that calls core/ with them.
 import { createContext, useContext } from 'react';
 import type { HttpGet } from '../../core/client/http-get.ts';
+import type { HttpPost } from '../../core/proxy/http-post.ts';
 import type { SettingKey } from '../../core/config/setting-definitions.ts';
 import type { ProxyOperationsPort } from './proxy-port.ts';
 
@@ -12,6 +13,8 @@ export interface TuiDeps {
   /** Settings given as flags to `gwctl tui` (the top layer). */
   flags: Partial<Record<SettingKey, unknown>>;
   http: HttpGet;
+  /** Sends the diagnosis' short real request; absent, that request is not sent (and says so). */
+  post?: HttpPost;
   now: () => Date;
   /** Null when the proxy operations are not available in this build. */
   proxy: ProxyOperationsPort | null;

@@ -10,6 +10,7 @@ import { findPinned, type PinScan } from '../../core/client-settings/find-pinned
 import { restoreBackups, type RestoreReport } from '../../core/client-settings/restore-backups.ts';
 import { clientEntries, type ClientEntries } from '../../core/config/client-entries.ts';
 import { clientProfile } from '../../core/config/client-profile.ts';
+import { startVariables, type StartVariables } from '../../core/launch/start-variables.ts';
 import { shellStartupFiles, tildePath } from '../../core/paths.ts';
 import { useEngine } from './engine.ts';
 import { toProblem, type ProblemInfo } from './problem.ts';
@@ -23,9 +24,9 @@ export function useClientConfig() {
   const [version, setVersion] = useState(0);
   const tilde = useCallback((path: string) => tildePath(path, deps.env), [deps.env]);
 
-  const view = useMemo((): { entries: ClientEntries | null; entriesProblem: ProblemInfo | null; pins: PinScan | null; profileFiles: string[] } => {
+  const view = useMemo((): { entries: ClientEntries | null; entriesProblem: ProblemInfo | null; pins: PinScan | null; profileFiles: string[]; start: StartVariables | null } => {
     void version;
-    if (!settings) return { entries: null, entriesProblem: problem, pins: null, profileFiles: [] };
+    if (!settings) return { entries: null, entriesProblem: problem, pins: null, profileFiles: [], start: null };
     let entries: ClientEntries | null = null;
     let entriesProblem: ProblemInfo | null = null;
     try {
@@ -33,9 +34,11 @@ export function useClientConfig() {
     } catch (error) {
       entriesProblem = toProblem(error);
     }
+    const start = startVariables(settings, deps.env, deps.cwd);
+    if (start.problem) return { entries, entriesProblem: entriesProblem ?? { message: start.problem.message, remedy: start.problem.remedy ?? null }, pins: null, profileFiles: [], start };
     const profile = clientProfile(settings, deps.env, deps.cwd);
     const pins = findPinned({ settingsFiles: profile.settingsFiles, shellFiles: shellStartupFiles(deps.env), vars: { baseUrl: profile.baseUrlVar, token: profile.tokenVar, apiKey: profile.apiKeyVar } });
-    return { entries, entriesProblem, pins, profileFiles: profile.settingsFiles };
+    return { entries, entriesProblem, pins, profileFiles: profile.settingsFiles, start };
   }, [settings, problem, deps, version]);
 
   /** Dry run or the real thing; a real change re-reads the files afterwards. */

@@ -1,9 +1,9 @@
-// Diagnose: the same operation as `gwctl diagnose [--status N]` (core/doctor/run-diagnosis.ts), the
-// checks in the spec's order with a cause code, what was observed and a remedy each.
+// Diagnose: the same operation as `gwctl diagnose [--status N] [--no-request]`
+// (core/doctor/run-diagnosis.ts): the checks in order with a cause code, what was observed and a
+// remedy each, one short real request through the client's route among them, then the verdict.
 import { useCallback } from 'react';
 import { DIAGNOSE_STATUSES } from '../../core/doctor/diagnose-checks.ts';
-import type { DoctorReport } from '../../core/doctor/report.ts';
-import { runDiagnosis } from '../../core/doctor/run-diagnosis.ts';
+import { runDiagnosis, type DiagnosisReport } from '../../core/doctor/run-diagnosis.ts';
 import { statusRows } from '../../core/doctor/status-row.ts';
 import { useEngine } from './engine.ts';
 import { ProblemError } from './problem.ts';
@@ -15,13 +15,25 @@ export { DIAGNOSE_STATUSES };
 export function useDiagnose() {
   const deps = useEngine();
   const { settings, problem } = useSettings();
-  const { state, run } = useCheckRun<DoctorReport>();
+  const { state, run } = useCheckRun<DiagnosisReport>();
   const start = useCallback(
-    (status: number | undefined) =>
+    (status: number | undefined, sendRequest = true) =>
       run(async (options) => {
         if (!settings) throw new ProblemError(problem);
         return runDiagnosis(
-          { env: deps.env, cwd: deps.cwd, settings, http: deps.http, status, requestTimeoutMs: deps.requestTimeoutMs, probeTimeoutMs: deps.probeTimeoutMs, platform: deps.platform, procVersion: deps.procVersion },
+          {
+            env: deps.env,
+            cwd: deps.cwd,
+            settings,
+            http: deps.http,
+            post: deps.post,
+            sendRequest,
+            status,
+            requestTimeoutMs: deps.requestTimeoutMs,
+            probeTimeoutMs: deps.probeTimeoutMs,
+            platform: deps.platform,
+            procVersion: deps.procVersion,
+          },
           options,
         );
       }),
@@ -30,7 +42,7 @@ export function useDiagnose() {
   return { state, start };
 }
 
-/** One line per spec 7 row of a status, for the status picker: where it is seen and the condition. */
+/** One line per error-table row of a status, for the status picker: where it is seen. */
 export function statusMeaning(status: number): string {
   return statusRows
     .forStatus(status, {})
@@ -38,6 +50,6 @@ export function statusMeaning(status: number): string {
     .join('; ');
 }
 
-export function diagnoseCommandLine(status: number | undefined): string {
-  return status === undefined ? 'gwctl diagnose' : `gwctl diagnose --status ${status}`;
+export function diagnoseCommandLine(status: number | undefined, sendRequest = true): string {
+  return `gwctl diagnose${status === undefined ? '' : ` --status ${status}`}${sendRequest ? '' : ' --no-request'}`;
 }

@@ -4,7 +4,9 @@
 // operations when they are available), and the route is the one `gwctl start` would take.
 import { useEffect } from 'react';
 import { probeProxyHealth, type ProxyHealth } from '../../core/client/proxy-client.ts';
+import { clientProfile } from '../../core/config/client-profile.ts';
 import type { ResolvedSetting } from '../../core/config/resolve-settings.ts';
+import { findCredential } from '../../core/launch/client-credential.ts';
 import { maskCredential } from '../../core/doctor/mask-credential.ts';
 import { runVerify, type VerifyReport } from '../../core/doctor/run-verify.ts';
 import { verifyTarget } from '../../core/doctor/verify-target.ts';
@@ -26,6 +28,7 @@ export interface KeyInfo {
 
 export function settingSource(setting: ResolvedSetting, env: NodeJS.ProcessEnv): string {
   if (setting.source === 'default') return 'default';
+  if (setting.source === 'profile') return `profile ${setting.origin}`;
   if (setting.source === 'file') return `file ${tildePath(setting.origin ?? '', env)}`;
   return `${setting.source} ${setting.origin}`;
 }
@@ -35,14 +38,22 @@ export function useHomeStatus() {
   const { settings, problem } = useSettings();
 
   const auth = settings?.['client.auth'].value as 'service' | 'vendor' | 'oauth' | undefined;
-  const keyVar = !settings || auth === 'oauth' ? null : ((auth === 'vendor' ? settings['client.apiKeyVar'].value : settings['client.tokenVar'].value) as string);
-  const keyValue = keyVar ? deps.env[keyVar] : undefined;
+  // Where gwctl start finds the key: the client's own variable, else the neutral MSGAPI_* name.
+  const credential = (() => {
+    try {
+      return settings ? findCredential(clientProfile(settings, deps.env, deps.cwd), deps.env) : null;
+    } catch {
+      return null;
+    }
+  })();
+  const keyVar = credential ? (credential.foundIn ?? credential.clientVar) : null;
+  const keyValue = credential?.value;
   const key: KeyInfo = { variable: keyVar, masked: keyValue ? maskCredential(keyValue) : null, verifiable: auth === 'service' };
   const baseUrl = settings ? { value: settings.baseUrl.value as string | null, source: settingSource(settings.baseUrl, deps.env) } : null;
 
   const verify = useTask(async (): Promise<VerifyReport> => {
     if (!settings) throw new ProblemError(problem);
-    const target = verifyTarget(settings, 'messages');
+    const target = verifyTarget(settings, 'messages', undefined, deps.env);
     return runVerify({ keyVar: target.keyVar, key: deps.env[target.keyVar], baseUrl: target.baseUrl, routeType: 'messages', http: deps.http, timeoutMs: deps.requestTimeoutMs ?? 10_000, vars: target.vars });
   });
   const health = useTask(async (): Promise<ProxyHealth> => {

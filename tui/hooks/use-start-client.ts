@@ -7,6 +7,8 @@ import { BackupManifest } from '../../core/client-settings/backup-manifest.ts';
 import { cleanPinned, type CleanReport } from '../../core/client-settings/clean-pinned.ts';
 import type { LaunchRequest } from '../../core/launch/launch-client.ts';
 import { planStart, type StartPlan } from '../../core/launch/plan-start.ts';
+
+export { modelSummary } from '../../core/launch/model-choice.ts';
 import { tildePath } from '../../core/paths.ts';
 import { useEngine } from './engine.ts';
 import { ProblemError, toProblem, type ProblemInfo } from './problem.ts';
@@ -25,7 +27,13 @@ export interface StartPreview {
 }
 
 function sameSituation(a: StartPlan, b: StartPlan): boolean {
-  return a.route.kind === b.route.kind && a.route.baseUrl === b.route.baseUrl && Boolean(a.refused) === Boolean(b.refused) && JSON.stringify(a.pinned.entries) === JSON.stringify(b.pinned.entries);
+  return (
+    a.route.kind === b.route.kind &&
+    a.route.baseUrl === b.route.baseUrl &&
+    a.model.id === b.model.id &&
+    Boolean(a.refused) === Boolean(b.refused) &&
+    JSON.stringify(a.pinned.entries) === JSON.stringify(b.pinned.entries)
+  );
 }
 
 export function describeEntry(entry: { fileKind: 'settings' | 'shell'; variable: string; shown: string; line?: number }): string {
@@ -75,6 +83,7 @@ export function useStartClient() {
       const { plan } = fresh;
       const target = plan.route.baseUrl ?? "the client's default upstream";
       const banner = [`gwctl: ${plan.route.kind} route → ${target}; starting ${[plan.client.path, ...plan.client.args].join(' ')}`, `  why       ${plan.route.reason}`];
+      if (plan.model.id) banner.push(`  model     ${plan.model.id} (${plan.model.reason})`);
       for (const file of changes.changed) banner.push(`  settings  ${tilde(file.file)}: backed up to ${tilde(file.backup ?? '?')}; removed ${file.removed.map(describeEntry).join(', ')}`);
       if (changes.changed.length > 0) banner.push('  Undo with: gwctl start --restore');
       banner.push(fresh.afterClient === 'exit' ? "  gwctl exits with the client's exit code." : '  gwctl comes back when the client exits.');

@@ -17,7 +17,7 @@ import { RunHeader } from './run-header.tsx';
 
 const ACCEPTANCE_HELP = {
   about: [
-    'The three layers that show the proxy works (spec 4.4): proxy_running (GET /health is 200 ok),',
+    'The three layers that show the proxy works: proxy_running (GET /health is 200 ok),',
     'claude_routed (a new client session with a one-word request gets a normal reply through the',
     "proxy), cache_observed (the proxy's files in ~/.claude/quota-status/ appear or are updated).",
     'A failing layer runs the diagnosis and names the cause it finds.',

@@ -20,9 +20,12 @@ import { BACK, HELP, ScreenFrame } from './screen-frame.tsx';
 const CLIENT_HELP = {
   about: [
     'What to enter in a client: a chat-completions client uses {base_url}/v1, a messages client',
-    '{base_url} without /v1 (it appends /v1/messages), an image client {image_base_url}/v1.',
-    'A base address or credential fixed in a client settings file wins over the shell (rule 2):',
-    'gwctl can back such files up and remove only those entries, and put the backups back later.',
+    '{base_url} without /v1 (it appends /v1/messages), a Responses client (the Codex CLI) {base_url}/v1',
+    'with a provider block for its config.toml, an image client {image_base_url}/v1.',
+    'A base address or credential fixed in a client settings file wins over the shell, and would keep',
+    'the client on a proxy that is down: gwctl can back such files up and remove only those entries,',
+    'and put the backups back later. Last, the variables gwctl start sets for the client under the',
+    'active profile (setting client.profile).',
   ],
   keys: [
     ['c', 'back up and remove the pinned entries'],
@@ -139,6 +142,16 @@ export function ClientConfigScreen() {
                   .join('  ')}
               </Field>
             )}
+            {e.files?.map((f) => (
+              <Box key={f.path} flexDirection="column">
+                <Field label={`  ${f.client}`} width={12} theme={theme}>
+                  <Text>
+                    {f.path} <Text color={theme.color('muted')}>({f.note})</Text>
+                  </Text>
+                </Field>
+                <Text color={theme.color('muted')}>{f.text.replace(/^(?=.)/gm, '    ')}</Text>
+              </Box>
+            ))}
           </Box>
         ))}
         {config.entries?.notes.map((n, i) => (
@@ -167,6 +180,20 @@ export function ClientConfigScreen() {
         <Text color={theme.color('muted')} wrap="truncate-end">
           Settings files looked at: {config.profileFiles.map(tilde).join(', ') || '(none)'}
         </Text>
+        {config.start && !config.start.problem && (
+          <Box flexDirection="column" marginTop={1}>
+            <Text bold>
+              gwctl start runs {config.start.command} with <Text color={theme.color('muted')}>(profile {config.start.profile.name})</Text>
+            </Text>
+            {config.start.variables.map((v) => (
+              <Field key={v.name} label={`  ${v.name}`} width={34} theme={theme}>
+                <Text>
+                  {v.value} <Text color={theme.color('muted')}>({v.note})</Text>
+                </Text>
+              </Field>
+            ))}
+          </Box>
+        )}
       </ScrollBox>
       <ByHand command="gwctl config client · gwctl start --dry-run · gwctl start --restore" theme={theme} />
     </ScreenFrame>

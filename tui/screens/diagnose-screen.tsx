@@ -1,5 +1,6 @@
-// Diagnose: pick the status the client showed (or none), then the spec 4.4 checks run in order, each
-// with its cause code, what was observed, the remedy and the commands (as `gwctl diagnose`).
+// Diagnose: pick the status the client showed (or none), then the checks run in order, each with its
+// cause code, what was observed, the remedy and the commands, then the verdict (as `gwctl diagnose`).
+// One check sends a short real request (it may cost a few tokens); `x` leaves it out.
 /** @jsxRuntime automatic @jsxImportSource react */
 import { Box, Text } from 'ink';
 import { useState } from 'react';
@@ -17,13 +18,15 @@ import { RunHeader } from './run-header.tsx';
 
 const DIAGNOSE_HELP = {
   about: [
-    'Finds why a client fails, in the order of spec 4.4: same execution plane, proxy health, the',
-    "client's base address, pinned settings, the credential in this shell, the key's format, the",
-    "proxy's upstream, then a direct request. With a status (401, 403, 404, 429, 502, 503) only the",
-    'checks that can explain it run, and the status is classified against the error table (spec 7).',
+    'Finds why a client fails: same execution plane, proxy health, the client\'s base address, pinned',
+    "settings, the credential in this shell, the key's format, the proxy's upstream, one short real",
+    'request (POST /v1/messages, max_tokens 1, may cost a few tokens) through the route the client',
+    'would take, then a direct request. With a status only the checks that can explain it run, and',
+    'the status is classified against the error table. The verdict names the one root cause.',
   ],
   keys: [
     ['enter', 'run with the chosen status'],
+    ['x', 'send the short real request or leave it out'],
     ['s', 'choose another status'],
     ['r', 'run again'],
     ['j k', 'move / scroll the results'],
@@ -38,13 +41,14 @@ export function DiagnoseScreen() {
   const { state, start } = useDiagnose();
   const [picking, setPicking] = useState(true);
   const [choice, setChoice] = useState(0);
+  const [sendRequest, setSendRequest] = useState(true);
   const status = CHOICES[choice];
   const viewport = Math.max(3, session.bodyHeight - 4);
   const scroll = useScroll(viewport);
   const run = () => {
     setPicking(false);
     scroll.reset();
-    void start(status);
+    void start(status, sendRequest);
   };
   useScreenKeys((input, key) => {
     const move = movement(input, key, viewport - 1);
@@ -55,6 +59,10 @@ export function DiagnoseScreen() {
       }
       if (key.return) {
         run();
+        return true;
+      }
+      if (input === 'x') {
+        setSendRequest((v) => !v);
         return true;
       }
       return false;
@@ -77,11 +85,14 @@ export function DiagnoseScreen() {
   const items = CHOICES.map((s) => (s === undefined ? { label: 'No status', hint: 'check everything' } : { label: String(s), hint: statusMeaning(s) }));
   if (picking) {
     return (
-      <ScreenFrame title="Diagnose" hints={[['↑↓', 'choose'], ['enter', 'run'], BACK, HELP]} help={DIAGNOSE_HELP}>
+      <ScreenFrame title="Diagnose" hints={[['↑↓', 'choose'], ['enter', 'run'], ['x', 'real request'], BACK, HELP]} help={DIAGNOSE_HELP}>
         <Text>What did the client show?</Text>
         <Menu items={items} selected={choice} theme={theme} hintWidth={session.width < 60 ? 0 : undefined} />
-        <Box marginTop={1}>
-          <ByHand command={diagnoseCommandLine(status)} theme={theme} />
+        <Box marginTop={1} flexDirection="column">
+          <Text color={theme.color(sendRequest ? 'warn' : 'muted')} wrap="truncate-end">
+            {sendRequest ? 'Sends one short real request (POST /v1/messages, max_tokens 1): it may cost a few tokens. x: leave it out' : 'The short real request is left out. x: send it'}
+          </Text>
+          <ByHand command={diagnoseCommandLine(status, sendRequest)} theme={theme} />
         </Box>
       </ScreenFrame>
     );
@@ -91,11 +102,26 @@ export function DiagnoseScreen() {
       <RunHeader what={status === undefined ? 'Diagnosis (no status given)' : `Diagnosis for ${status}`} phase={state.phase} ok={state.report?.ok} startedAt={state.startedAt} endedAt={state.endedAt} theme={theme} />
       <ScrollBox height={viewport} offset={scroll.offset} contentHeight={scroll.contentHeight} onContentHeight={scroll.onContentHeight} theme={theme}>
         <CheckList results={state.results} running={state.running} theme={theme} idWidth={session.width >= 110 ? 24 : 22} />
+        {state.report && (
+          <CheckList
+            results={[
+              {
+                ...state.report.verdict,
+                id: 'verdict',
+                status: state.report.verdict.check ? 'fail' : 'pass',
+                observed: `${state.report.verdict.check ? `from ${state.report.verdict.check}: ` : ''}${state.report.verdict.observed}`,
+              },
+            ]}
+            running={null}
+            theme={theme}
+            idWidth={session.width >= 110 ? 24 : 22}
+          />
+        )}
         {state.problem && <Problem message={state.problem.message} remedy={state.problem.remedy} theme={theme} />}
       </ScrollBox>
       <Box flexDirection="column">
         {state.phase === 'done' ? <CheckSummary results={state.results} theme={theme} /> : <Text> </Text>}
-        <ByHand command={diagnoseCommandLine(status)} theme={theme} />
+        <ByHand command={diagnoseCommandLine(status, sendRequest)} theme={theme} />
       </Box>
     </ScreenFrame>
   );

@@ -23,11 +23,11 @@ import { RunHeader } from './run-header.tsx';
 
 const PROXY_HELP = {
   about: [
-    'The local cache proxy (spec 4.4): installed version (only 4.2.1 is documented), the service',
+    'The local cache proxy: installed version (only 4.2.1 is documented), the service',
     'definition and what it captured, the supervisor, GET /health, who listens on the port, and',
     "whether its upstream matches your auth path. Actions change files or services: each shows what",
     'will change and asks first; long ones stream their output, esc cancels. Restart the proxy only',
-    'from a terminal outside any client session that uses it (rule 5).',
+    'from a terminal outside any client session that uses it.',
   ],
   keys: [
     ['enter', 'plan the selected action'],
@@ -177,7 +177,7 @@ export function ProxyScreen() {
             notes={[
               ...plan.notes,
               ...plan.commands.map((c) => `  $ ${c}`),
-              ...(options.debug ? ['Debug logs can hold sensitive request context: confirm nothing sensitive is logged (spec 4.4 rule 7).'] : []),
+              ...(options.debug ? ['Debug logs can hold sensitive request context: confirm nothing sensitive is logged.'] : []),
             ]}
             toggles={toggles}
             confirmLabel={options.debug ? 'go ahead (debug confirmed)' : 'go ahead'}

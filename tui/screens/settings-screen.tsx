@@ -18,7 +18,7 @@ const SETTINGS_HELP = {
   about: [
     'Every gwctl setting, its value and its source: default < settings file < environment < flag.',
     'Editing stores the value in the settings file (owner-only, 0600); an environment variable or a',
-    'flag still wins over it. Keys are never stored: export them in the shell instead (spec 5.6).',
+    'flag still wins over it. Keys are never stored: export them in the shell instead.',
   ],
   keys: [
     ['enter', 'edit the selected setting'],

@@ -13,14 +13,16 @@ import { Spinner } from '../components/spinner.tsx';
 import { movement } from '../hooks/keys.ts';
 import { useScreenKeys, useSession } from '../hooks/session.ts';
 import { useScroll } from '../hooks/use-scroll.ts';
-import { describeEntry, useStartClient } from '../hooks/use-start-client.ts';
+import { describeEntry, modelSummary, useStartClient } from '../hooks/use-start-client.ts';
 import { BACK, HELP, ScreenFrame } from './screen-frame.tsx';
 
 const START_HELP = {
   about: [
-    'A safe start (spec 4.4 rules 1-3): through the local proxy only when GET /health answers',
-    '200 {"status":"ok"}, otherwise directly against the service. The key must be exported in this',
-    'shell. Base addresses or credentials pinned in client settings files are backed up and removed',
+    'A safe start: through the local proxy only when GET /health answers 200 {"status":"ok"},',
+    'otherwise directly against the service. The key must be exported in this shell (in the',
+    "client's variable or MSGAPI_AUTH_TOKEN); the client gets it in the one variable it reads. A model",
+    'the service serves is set when it lists none of the client\'s own (setting client.model).',
+    'Base addresses or credentials pinned in client settings files are backed up and removed',
     'first (you confirm that); `gwctl start --restore` puts them back. The client gets the terminal',
     'until it exits; then gwctl comes back, or exits with its code (setting tui.afterClient).',
   ],
@@ -93,20 +95,27 @@ export function StartScreen() {
           {plan.route.reason}
         </Field>
         <Field label="Client" theme={theme}>
-          {[plan.client.path, ...plan.client.args].join(' ')}
+          {[plan.client.path, ...plan.client.args].join(' ')} (profile {plan.profile})
         </Field>
+        {!plan.refused && (
+          <Field label="Model" theme={theme}>
+            {modelSummary(plan.model)}
+          </Field>
+        )}
         <Field label="Variables" theme={theme}>
           {Object.entries(plan.client.env)
             .map(([k, v]) => (v === null ? `${k} unset` : `${k}=${v}`))
             .join('  ')}
         </Field>
-        {plan.warnings.map((w, i) => (
-          <Field key={i} label="Warning" theme={theme}>
-            <Text color={theme.color('warn')}>
-              {theme.symbols.warn} {w.cause}: {w.message}
-            </Text>
-          </Field>
-        ))}
+        {plan.warnings
+          .filter((w) => !w.removedByStart)
+          .map((w, i) => (
+            <Field key={i} label="Warning" theme={theme}>
+              <Text color={theme.color('warn')}>
+                {theme.symbols.warn} {w.cause}: {w.message}
+              </Text>
+            </Field>
+          ))}
         {plan.refused ? (
           <Box flexDirection="column" marginTop={1}>
             <Problem message={`Start refused [${plan.refused.cause}]: ${plan.refused.message}`} remedy={plan.refused.remedy} commands={plan.refused.commands} theme={theme} />

@@ -16,7 +16,7 @@ import { RunHeader } from './run-header.tsx';
 
 const VERIFY_HELP = {
   about: [
-    'Checks your key before any client is configured (spec 5.8): the key variable is set, the key has',
+    'Checks your key before any client is configured: the key variable is set, the key has',
     'no spaces, line breaks or quotes, the base URL has the /v1 shape the route needs, and',
     'GET …/v1/models answers with a model list. Each failure names its cause code and remedy.',
     'The key is read from the environment and only ever shown masked.',

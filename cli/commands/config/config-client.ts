@@ -1,4 +1,4 @@
-// gwctl config client [--type chat|messages|images]: what to enter in a client (spec 4.2, 4.3, 5.7).
+// gwctl config client [--type chat|messages|images]: what to enter in a client, per kind of client.
 // The key is shown as a placeholder or a variable reference, never as a value.
 import type { CommandModule } from 'yargs';
 import { clientEntries, type ClientType } from '../../../core/config/client-entries.ts';
@@ -18,7 +18,7 @@ export function configClientCommand(ctx: CliContext): CommandModule<object, Args
     describe: 'Print what to enter in a client: provider type, base URL, key reference',
     builder: (y) =>
       settingsOptions
-        .add(y, ['baseUrl', 'imageBaseUrl', 'client.baseUrlVar', 'client.tokenVar'])
+        .add(y, ['baseUrl', 'imageBaseUrl', 'client.profile', 'client.baseUrlVar', 'client.tokenVar', 'client.model', 'client.modelVar'])
         .option('type', { choices: ['chat', 'messages', 'images'] as const, describe: 'Only this kind of client (default: all)' })
         .option('key-ref', { choices: ['placeholder', 'env'] as const, default: 'placeholder' as const, describe: 'Show the key as <API_KEY> or as a reference to the token variable' })
         .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"clients":[…]}' }) as never,

@@ -1,4 +1,4 @@
-// Spec 4.4 check order, step 2: the client's base-address variable equals the proxy address when
+// The client's base-address variable equals the proxy address when
 // the proxy route is meant (proxy healthy), or the upstream root when going direct. The value that
 // counts is the effective one: a settings-file pin wins over the shell.
 import { sameAddress } from '../../launch/same-address.ts';
@@ -10,7 +10,7 @@ import { statusRows } from '../status-row.ts';
 
 export const clientBaseUrl: Check<DiagnoseContext> = {
   id: 'client.base-url',
-  explains: [401, 403, 404, 502, 503],
+  explains: [400, 401, 403, 404, 502, 503, 504],
   async run(ctx) {
     const name = ctx.profile.baseUrlVar;
     const eff = ctx.effective('baseUrl');
@@ -20,7 +20,7 @@ export const clientBaseUrl: Check<DiagnoseContext> = {
     const root = ctx.service.root;
     if (value !== undefined && /\/v1\/*$/.test(value) && !sameAddress(value, ctx.proxyUrl)) {
       const row = statusRows.byId('404-messages', ctx.vars);
-      return outcome.fail('URL_DOUBLE_V1', `${shown}: the client appends /v1/messages, so requests go to …/v1/v1/messages and answer 404`, row.remedy + ' (spec 4.2).', row.commands);
+      return outcome.fail('URL_DOUBLE_V1', `${shown}: the client appends /v1/messages, so requests go to …/v1/v1/messages and answer 404`, row.remedy + '.', row.commands);
     }
     const atProxy = sameAddress(value, ctx.proxyUrl);
     const directOk = ctx.profile.auth === 'service' ? sameAddress(value, root) : value === undefined;
@@ -32,15 +32,18 @@ export const clientBaseUrl: Check<DiagnoseContext> = {
     const health = await ctx.proxyHealth();
     if (health.state === 'ok') {
       if (atProxy) return outcome.pass(`${shown}: the proxy route`);
-      const remedy = `With the proxy healthy the client should start with ${name}=${ctx.proxyUrl} (rule 1): use \`gwctl start\`, which sets it per session; do not fix it in settings files (rule 2).`;
+      const remedy = `With the proxy healthy the client should start with ${name}=${ctx.proxyUrl}: use \`gwctl start\`, which sets it per session; do not fix it in settings files, or the client stays on the proxy when it is down.`;
       if (directOk) return outcome.warn('BASE_URL_NOT_PROXY', `${shown}: the direct route, although the proxy is healthy`, remedy, startCommands);
-      return outcome.fail('BASE_URL_NOT_PROXY', elsewhere, remedy, startCommands);
+      return (value === undefined ? outcome.warn : outcome.fail)('BASE_URL_NOT_PROXY', elsewhere, remedy, startCommands);
     }
     if (atProxy) {
       const cause = health.state === 'degraded' ? 'PROXY_DEGRADED' : 'PROXY_DOWN';
-      return outcome.fail(cause, `${shown}, but the proxy is ${health.state === 'degraded' ? 'degraded (503)' : 'not answering'}: the client's requests fail`, 'Start the client directly while the proxy is not healthy (rule 2): `gwctl start` picks the direct route by itself.', startCommands);
+      return outcome.fail(cause, `${shown}, but the proxy is ${health.state === 'degraded' ? 'degraded (503)' : 'not answering'}: the client's requests fail`, 'Start the client directly while the proxy is not healthy: `gwctl start` picks the direct route by itself.', startCommands);
     }
     if (directOk) return outcome.pass(`${shown}: the direct route (the proxy is not healthy, so that is the right one)`);
-    return outcome.fail('BASE_URL_NOT_PROXY', elsewhere, `Start the client with \`gwctl start\`: it sets ${name} to the proxy when healthy, otherwise to ${ctx.profile.auth === 'service' ? root : "the client's default"}.`, startCommands);
+    // Unset in this shell is what `gwctl start` users have: it sets the variable per session. Only a
+    // client started by hand from this shell would miss the service, so that is a warning.
+    const make = value === undefined ? outcome.warn : outcome.fail;
+    return make('BASE_URL_NOT_PROXY', elsewhere, `Start the client with \`gwctl start\`: it sets ${name} to the proxy when healthy, otherwise to ${ctx.profile.auth === 'service' ? root : "the client's default"}.`, startCommands);
   },
 };

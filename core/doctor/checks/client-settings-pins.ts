@@ -1,4 +1,4 @@
-// Rule 2: no base address (or credential) fixed in client settings files, whose env block wins over
+// No base address (or credential) fixed in client settings files, whose env block wins over
 // the shell, or in shell startup files. `gwctl start` backs such files up and removes the entries.
 import { tildePath } from '../../paths.ts';
 import { outcome } from '../check-result.ts';
@@ -7,7 +7,7 @@ import type { DiagnoseContext } from '../diagnose-context.ts';
 
 export const clientSettingsPins: Check<DiagnoseContext> = {
   id: 'client.settings-pins',
-  explains: [401, 403, 404, 502, 503],
+  explains: [400, 401, 403, 404, 502, 503, 504],
   async run(ctx) {
     const scan = ctx.pins();
     const place = (file: string, line?: number) => `${tildePath(file, ctx.env)}${line ? `:${line}` : ''}`;
@@ -20,7 +20,7 @@ export const clientSettingsPins: Check<DiagnoseContext> = {
     const listed = scan.entries.map((e) => `${place(e.file, e.line)} ${e.fileKind === 'settings' ? 'env.' : ''}${e.variable}=${e.shown}${e.removable ? '' : ` (${e.note})`}`);
     const inSettings = scan.entries.some((e) => e.fileKind === 'settings');
     const observed = `${listed.join('; ')}${problems.length ? `; could not inspect ${problems.join('; ')}` : ''}`;
-    const remedy = `Do not fix the base address or credential permanently (rule 2)${inSettings ? '; a settings-file env block wins over the shell, so these values override whatever gwctl start sets' : ''}. \`gwctl start\` backs each file up (timestamped) and removes only these entries; \`gwctl start --restore\` puts the backups back.`;
+    const remedy = `Do not fix the base address or credential permanently: a pinned proxy address strands the client when the proxy is down${inSettings ? '; a settings-file env block wins over the shell, so these values override whatever gwctl start sets' : ''}. \`gwctl start\` backs each file up (timestamped) and removes only these entries; \`gwctl start --restore\` puts the backups back.`;
     const commands = ['gwctl start --dry-run   # lists what would change', 'gwctl start', 'gwctl start --restore   # undo'];
     return inSettings ? outcome.fail('BASE_URL_PINNED_IN_SETTINGS', observed, remedy, commands) : outcome.warn('BASE_URL_PINNED_IN_SETTINGS', observed, remedy, commands);
   },

@@ -1,5 +1,5 @@
-// Spec 4.4 check order, step 5: a request straight to the upstream root with the client's token,
-// GET {base_url}/v1/models (spec 5.8), bypassing the proxy.
+// A request straight to the service root with the client's key, GET {base_url}/v1/models,
+// bypassing the proxy: it tells the address and key apart from the route.
 import { lintKey } from '../key-lint.ts';
 import { classifyModelsCall } from '../classify-models-call.ts';
 import { outcome } from '../check-result.ts';
@@ -11,7 +11,7 @@ export const directRequest: Check<DiagnoseContext> = {
   async run(ctx) {
     if (ctx.profile.auth !== 'service') return outcome.skip(`auth path ${ctx.profile.auth}: the direct request checks keys of this service only`);
     const call = await ctx.direct();
-    if (!call) return outcome.skip(`no ${ctx.profile.tokenVar} to send; see client.credential`);
+    if (!call) return outcome.skip(`no key in ${ctx.profile.tokenSources.join(' or ')} to send; see client.credential`);
     const token = ctx.effective('token');
     const result = classifyModelsCall(call, { routeType: 'messages', baseUrl: ctx.service.root, vars: ctx.vars, keyFindings: lintKey(token.value), timeoutMs: ctx.requestTimeoutMs });
     const via = token.pinned ? ` (with the ${ctx.profile.tokenVar} pinned in the settings file, which the client uses)` : '';

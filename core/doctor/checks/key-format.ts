@@ -1,4 +1,4 @@
-// Spec 5.1 on the credential the client will send: no spaces, line breaks or quotes; `sk-` prefix.
+// The credential the client will send: no spaces, line breaks or quotes; `sk-` prefix.
 import { lintKey } from '../key-lint.ts';
 import { keyFormatOutcome } from '../key-format-outcome.ts';
 import { outcome } from '../check-result.ts';
@@ -11,7 +11,7 @@ export const keyFormat: Check<DiagnoseContext> = {
   async run(ctx) {
     if (ctx.profile.auth !== 'service') return outcome.skip(`auth path ${ctx.profile.auth}: only keys of this service are linted`);
     const eff = ctx.effective('token');
-    if (!eff.value) return outcome.skip(`no ${ctx.profile.tokenVar} to lint`);
-    return keyFormatOutcome(lintKey(eff.value), ctx.profile.tokenVar, eff.value);
+    if (!eff.value) return outcome.skip(`no key in ${ctx.profile.tokenSources.join(' or ')} to lint`);
+    return keyFormatOutcome(lintKey(eff.value), eff.variable, eff.value);
   },
 };

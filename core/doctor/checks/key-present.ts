@@ -11,7 +11,7 @@ export const keyPresent: Check<VerifyContext> = {
     return outcome.fail(
       'KEY_MISSING',
       `${ctx.keyVar} is not set or empty in this shell`,
-      'Put the key in an environment variable for this shell (never on the command line or in a shared file, spec 5.6); name another variable with --key-env.',
+      'Put the key in an environment variable for this shell (never on the command line or in a shared file); name another variable with --key-env.',
       [`read -rs ${ctx.keyVar} && export ${ctx.keyVar}   # paste the key`, `gwctl verify --key-env ${ctx.keyVar}`],
     );
   },

@@ -1,11 +1,12 @@
-// Spec 4.4 check order, step 1: client and proxy run in the same execution plane (rule 9).
+// Client and proxy run in the same execution plane: under WSL a Windows client reads neither the
+// WSL variables nor reaches the WSL proxy.
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
 
 export const planeSame: Check<DiagnoseContext> = {
   id: 'plane.same',
-  explains: [401, 403, 502, 503],
+  explains: [401, 403, 502, 503, 504],
   async run(ctx) {
     const plane = ctx.plane();
     if (!plane.clientPath) return outcome.skip(`${plane.wsl ? 'WSL' : 'not WSL'}; the client \`${ctx.profile.command}\` is not on PATH, so there is nothing to compare`);
@@ -13,7 +14,7 @@ export const planeSame: Check<DiagnoseContext> = {
     return outcome.fail(
       'EXECUTION_PLANE_MISMATCH',
       plane.observed,
-      'Run client, runtime, variables and proxy in the same WSL environment: install a WSL-native client (so the command resolves to a Linux path), or drop the proxy route and start directly (spec 4.4 rule 9).',
+      'Run client, runtime, variables and proxy in the same WSL environment: install a WSL-native client (so the command resolves to a Linux path), or drop the proxy route and start directly.',
       [`type -a ${ctx.profile.command}`, `gwctl config set client.command /path/to/wsl-native/${ctx.profile.command.replace(/\.(exe|cmd|bat|ps1)$/i, '')}`, 'gwctl start   # goes direct while the client is a Windows program'],
     );
   },

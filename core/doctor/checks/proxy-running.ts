@@ -9,7 +9,7 @@ import { statusRows } from '../status-row.ts';
 
 export const proxyRunning: Check<DiagnoseContext> = {
   id: 'proxy.running',
-  explains: [401, 403, 404, 502, 503],
+  explains: [401, 403, 404, 502, 503, 504],
   async run(ctx) {
     const health = await ctx.proxyHealth();
     if (health.state === 'ok') return outcome.pass(health.observed);
@@ -18,14 +18,14 @@ export const proxyRunning: Check<DiagnoseContext> = {
     const note = meant ? `; the client's ${ctx.profile.baseUrlVar} points at it, so its requests fail` : '; the client does not point at it (gwctl start goes direct)';
     if (health.state === 'degraded') {
       const row = statusRows.byId('503-health', ctx.vars);
-      return make('PROXY_DEGRADED', `${health.observed}${note}`, `${row.remedy}. A 503 means the request-transform chain is incomplete; do it from a terminal outside any client session using the proxy (rule 5).`, [
+      return make('PROXY_DEGRADED', `${health.observed}${note}`, `${row.remedy}. A 503 means the request-transform chain is incomplete; do it from a terminal outside any client session using the proxy.`, [
         ...proxyCommands.restart(proxyInstall(ctx), ctx.service.root),
         `curl -s ${health.healthUrl}`,
         'gwctl start   # goes direct while the proxy is degraded',
       ]);
     }
     const what = health.state === 'foreign' ? `${health.observed}: not the cache proxy` : health.state === 'unhealthy' ? `${health.observed} (not 200 {"status":"ok"})` : `${health.observed}: the proxy is not running`;
-    return make('PROXY_DOWN', `${what}${note}`, 'Start the proxy and confirm /health is 200 before routing a client through it (rule 1); until then `gwctl start` starts the client directly (rule 2).', [
+    return make('PROXY_DOWN', `${what}${note}`, 'Start the proxy and confirm /health is 200 before routing a client through it; until then `gwctl start` starts the client directly.', [
       ...proxyCommands.restart(proxyInstall(ctx), ctx.service.root),
       `curl -s ${health.healthUrl}`,
       'gwctl start',

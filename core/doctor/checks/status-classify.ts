@@ -1,13 +1,37 @@
-// Spec 4.4 check order, step 4: classify the status the user saw with the spec 7 rows, and point at
-// the earlier check that explains it when there is one.
+// Classifies the status the user saw with the error table, and points at the earlier check that
+// explains it when there is one (the short real request among them).
 import { CAUSE_CODES } from '../cause-codes.ts';
 import { outcome } from '../check-result.ts';
 import type { Check, CheckResult } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
 import { statusRows } from '../status-row.ts';
 
-const GENERIC = { 401: 'KEY_REJECTED', 403: 'AUTH_FORBIDDEN', 404: 'URL_NOT_FOUND', 429: 'RATE_LIMITED', 502: 'UPSTREAM_FAULT', 503: 'UPSTREAM_FAULT' } as const;
-const CLASS = { 401: 'authentication', 403: 'authentication', 404: 'address', 429: 'quota or rate limit', 502: 'proxy or upstream failure', 503: 'proxy or upstream failure' } as const;
+const GENERIC = {
+  400: 'REQUEST_REJECTED',
+  401: 'KEY_REJECTED',
+  403: 'AUTH_FORBIDDEN',
+  404: 'URL_NOT_FOUND',
+  413: 'REQUEST_TOO_LARGE',
+  429: 'RATE_LIMITED',
+  500: 'UPSTREAM_FAULT',
+  502: 'UPSTREAM_FAULT',
+  503: 'UPSTREAM_FAULT',
+  504: 'UPSTREAM_FAULT',
+  529: 'UPSTREAM_OVERLOADED',
+} as const;
+const CLASS = {
+  400: 'request refused',
+  401: 'authentication',
+  403: 'authentication',
+  404: 'address or model',
+  413: 'request too large',
+  429: 'quota or rate limit',
+  500: 'service or upstream failure',
+  502: 'proxy or upstream failure',
+  503: 'proxy or upstream failure',
+  504: 'proxy or upstream timeout',
+  529: 'upstream overloaded',
+} as const;
 
 function explainedBy(earlier: readonly CheckResult[], causes: Set<string>): CheckResult | undefined {
   return earlier.find((r) => r.status === 'fail' && r.cause && causes.has(r.cause)) ?? earlier.find((r) => r.status === 'warn' && r.cause && causes.has(r.cause));
@@ -23,10 +47,10 @@ export const statusClassify: Check<DiagnoseContext> = {
     const table = rows.map((r) => `${r.where}: ${r.condition}`).join(' | ');
     const found = explainedBy(earlier, new Set(rows.flatMap((r) => r.causes)));
     if (found) {
-      return outcome.fail(found.cause!, `${status} (${kind}); spec 7: ${table}. Explained by ${found.id}: ${CAUSE_CODES[found.cause!]}`, found.remedy ?? rows[0]!.remedy, found.commands);
+      return outcome.fail(found.cause!, `${status} (${kind}); error table: ${table}. Explained by ${found.id}: ${CAUSE_CODES[found.cause!]}`, found.remedy ?? rows[0]!.remedy, found.commands);
     }
     const generic = GENERIC[status as keyof typeof GENERIC] ?? 'UPSTREAM_FAULT';
-    const next = status === 502 || status === 503 ? 'the direct request below tells a proxy fault from an upstream fault' : 'the direct request below checks the address and key';
-    return outcome.warn(generic, `${status} (${kind}); spec 7: ${table}. No check so far explains it; ${next}`, rows.map((r) => r.remedy).join('; '), [...new Set(rows.flatMap((r) => r.commands))]);
+    const next = status >= 500 ? 'the direct request below tells a proxy fault from an upstream fault' : 'the direct request below checks the address and key';
+    return outcome.warn(generic, `${status} (${kind}); error table: ${table}. No check so far explains it; ${next}`, rows.map((r) => r.remedy).join('; '), [...new Set(rows.flatMap((r) => r.commands))]);
   },
 };

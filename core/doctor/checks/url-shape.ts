@@ -14,16 +14,16 @@ export const urlShape: Check<VerifyContext> = {
     if (ctx.routeType === 'messages') {
       if (/\/v1$/.test(path)) {
         const row = statusRows.byId('404-messages', ctx.vars);
-        return outcome.fail('URL_DOUBLE_V1', `${base} ends with /v1; a messages client appends /v1/… itself, so requests go to ${target}`, `${row.remedy}: ${base.replace(/(\/v1)+$/, '')} (spec 4.2).`, [`gwctl verify --base-url ${base.replace(/(\/v1)+$/, '')}`]);
+        return outcome.fail('URL_DOUBLE_V1', `${base} ends with /v1; a messages client appends /v1/… itself, so requests go to ${target}`, `${row.remedy}.`, [`gwctl verify --base-url ${base.replace(/(\/v1)+$/, '')}`]);
       }
       return outcome.pass(`${base} has no /v1, as a messages client's base address should; requests go to ${target}`);
     }
     if (/\/v1\/v1$/.test(path)) {
       const fixed = base.replace(/(\/v1)+$/, '/v1');
-      return outcome.fail('URL_DOUBLE_V1', `${base} carries /v1 twice`, `Use ${fixed}: the base URL ends with /v1 exactly once (spec 4.3).`, [`gwctl verify --type ${ctx.routeType} --base-url ${fixed}`]);
+      return outcome.fail('URL_DOUBLE_V1', `${base} carries /v1 twice`, `Use ${fixed}: the base URL ends with /v1 exactly once.`, [`gwctl verify --type ${ctx.routeType} --base-url ${fixed}`]);
     }
     if (!/\/v1$/.test(path)) {
-      return outcome.fail('URL_MISSING_V1', `${base} does not end with /v1; a ${ctx.routeType === 'chat' ? 'chat-completions' : 'image'} client would request ${target}`, `Use ${base}/v1: the base URL must end with /v1 (spec 4.3).`, [`gwctl verify --type ${ctx.routeType} --base-url ${base}/v1`]);
+      return outcome.fail('URL_MISSING_V1', `${base} does not end with /v1; a ${ctx.routeType === 'chat' ? 'chat-completions' : 'image'} client would request ${target}`, `Use ${base}/v1: the base URL must end with /v1.`, [`gwctl verify --type ${ctx.routeType} --base-url ${base}/v1`]);
     }
     return outcome.pass(`${base} ends with /v1 once, as a ${ctx.routeType === 'chat' ? 'chat-completions' : 'image'} client's base URL should`);
   },

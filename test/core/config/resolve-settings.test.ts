@@ -21,7 +21,8 @@ test('defaults, then the file, then env, then flags, each with its source', () =
   assert.equal(file.exists(), false, 'reading never creates the file');
   assert.deepEqual(defaults.proxyUrl, { key: 'proxyUrl', value: 'http://127.0.0.1:9801', source: 'default', origin: null });
   assert.equal(defaults.baseUrl.value, null);
-  assert.equal(defaults['client.tokenVar'].value, 'MSGAPI_AUTH_TOKEN');
+  assert.deepEqual(defaults['client.profile'], { key: 'client.profile', value: 'claude', source: 'default', origin: null });
+  assert.deepEqual(defaults['client.tokenVar'], { key: 'client.tokenVar', value: 'ANTHROPIC_AUTH_TOKEN', source: 'profile', origin: 'claude' });
 
   file.set('baseUrl', 'https://gw.example.com/');
   file.set('client.command', 'my-client');
@@ -40,7 +41,34 @@ test('defaults, then the file, then env, then flags, each with its source', () =
   assert.deepEqual([fromFlag.baseUrl.value, fromFlag.baseUrl.source, fromFlag.baseUrl.origin], ['https://flag.example.com', 'flag', '--base-url']);
 
   file.unset('client.command');
-  assert.equal(resolveSettings({ file, env })['client.command'].source, 'default');
+  assert.equal(resolveSettings({ file, env })['client.command'].source, 'profile');
+});
+
+test('profiles supply the client defaults; an explicit variable-name setting wins over the profile', () => {
+  const file = new SettingsFile({ HOME: join(root, 'prof'), XDG_CONFIG_HOME: join(root, 'prof') });
+  const claude = resolveSettings({ file, env: {} });
+  assert.deepEqual(
+    ['client.command', 'client.baseUrlVar', 'client.tokenVar', 'client.apiKeyVar', 'client.modelVar'].map((k) => claude[k as 'client.command'].value),
+    ['claude', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL'],
+  );
+  assert.deepEqual(claude['client.backgroundModelVars'].value, ['ANTHROPIC_DEFAULT_HAIKU_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL']);
+  assert.equal(claude['client.model'].value, null, 'automatic unless set');
+
+  const custom = resolveSettings({ file, env: { GWCTL_CLIENT_PROFILE: 'custom', GWCTL_TOKEN_VAR: 'MY_TOKEN' }, flags: { 'client.command': 'my-client' } });
+  assert.deepEqual(custom['client.profile'], { key: 'client.profile', value: 'custom', source: 'env', origin: 'GWCTL_CLIENT_PROFILE' });
+  assert.deepEqual([custom['client.baseUrlVar'].value, custom['client.baseUrlVar'].source, custom['client.baseUrlVar'].origin], ['MSGAPI_BASE_URL', 'profile', 'custom']);
+  assert.deepEqual([custom['client.tokenVar'].value, custom['client.tokenVar'].source], ['MY_TOKEN', 'env'], 'the explicit setting wins over the profile');
+  assert.deepEqual([custom['client.modelVar'].value, custom['client.backgroundModelVars'].value, custom['client.settingsFiles'].value], ['MSGAPI_MODEL', [], []]);
+  const profile = clientProfile(custom, {}, '/w');
+  assert.deepEqual([profile.name, profile.command, profile.tokenSources, profile.apiKeySources, profile.ownModelPrefix], ['custom', 'my-client', ['MY_TOKEN', 'MSGAPI_AUTH_TOKEN'], ['MSGAPI_API_KEY'], null]);
+
+  // The custom profile knows no client: without client.command the profile cannot be used.
+  const noCommand = resolveSettings({ file, env: { GWCTL_CLIENT_PROFILE: 'custom' } });
+  assert.equal(noCommand['client.command'].value, null);
+  assert.throws(() => clientProfile(noCommand, {}, '/w'), (e: unknown) => e instanceof SettingError && /client\.command is not set/.test(e.message) && /gwctl config set client\.command/.test(e.remedy ?? ''));
+  assert.throws(() => resolveSettings({ file, env: { GWCTL_CLIENT_PROFILE: 'codex' } }), /must be one of claude, custom/);
+  assert.deepEqual(resolveSettings({ file, env: { GWCTL_BACKGROUND_MODEL_VARS: 'A_MODEL, B_MODEL' } })['client.backgroundModelVars'].value, ['A_MODEL', 'B_MODEL']);
+  assert.throws(() => resolveSettings({ file, env: { GWCTL_BACKGROUND_MODEL_VARS: 'A-MODEL' } }), /not an environment variable name/);
 });
 
 test('invalid values are refused with where they came from', () => {

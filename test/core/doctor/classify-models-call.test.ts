@@ -1,4 +1,4 @@
-// Every answer class of GET …/models maps to one cause code with the spec 7 remedy.
+// Every answer class of GET …/models maps to one cause code with the error-table remedy.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ModelsCall } from '../../../core/client/gateway-client.ts';
@@ -37,13 +37,14 @@ test('200 with a model list passes and names the models', () => {
   const result = classifyModelsCall(response(200, { object: 'list', data: [{ id: 'demo-chat' }] }), exp());
   assert.equal(result.status, 'pass');
   assert.equal(result.cause, 'OK');
-  assert.match(result.observed, /1 model: demo-chat.*spec 5\.8/);
+  assert.match(result.observed, /1 model: demo-chat\. Address reachable, key recognised/);
+  assert.doesNotMatch(result.observed, /spec/);
 });
 
 test('401 answers: rejected, missing, quotes and whitespace', () => {
   const rejected = classifyModelsCall(response(401, openAiError('invalid_api_key')), exp());
   assert.equal(rejected.cause, 'KEY_REJECTED');
-  assert.equal(rejected.remedy, 'Copy the key again and check the header');
+  assert.match(rejected.remedy!, /A deleted key is gone for good: create a new one on https:\/\/gw\.example\.com\/keys/);
   assert.ok(rejected.commands.some((c) => c.includes('read -rs MSGAPI_AUTH_TOKEN')));
   assert.equal(classifyModelsCall(response(401, openAiError('missing_api_key')), exp()).cause, 'KEY_MISSING');
   assert.equal(classifyModelsCall(response(401, openAiError('malformed_api_key', 'contains a typographic quote')), exp()).cause, 'KEY_QUOTES');

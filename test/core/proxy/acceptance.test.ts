@@ -11,7 +11,7 @@ import { SettingsFile } from '../../../core/config/settings-file.ts';
 import { createProxyOperations } from '../../../core/proxy/proxy-operations.ts';
 import { unusedPort } from '../../helpers/fake-proxy.ts';
 import { FakeUpstream, jsonReply } from '../../helpers/fake-upstream.ts';
-import { ObservingProxy } from '../../fixtures/gwctl-proxy/observing-proxy.ts';
+import { ObservingProxy, type ObservingProxyOptions } from '../../fixtures/gwctl-proxy/observing-proxy.ts';
 import { FAKE_CLIENT } from '../../fixtures/gwctl-proxy/proxy-sandbox.ts';
 
 const KEY = 'sk-acceptance-key-0001';
@@ -28,7 +28,7 @@ after(async () => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
 
-async function user(options: { telemetry?: boolean; token?: string; proxyUrl?: string } = {}) {
+async function user(options: { telemetry?: boolean; token?: string; proxyUrl?: string; reject?: ObservingProxyOptions['reject']; env?: NodeJS.ProcessEnv } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'gwctl-accept-'));
   roots.push(root);
   const home = join(root, 'home');
@@ -36,7 +36,7 @@ async function user(options: { telemetry?: boolean; token?: string; proxyUrl?: s
   mkdirSync(home, { recursive: true });
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec '${process.execPath}' '${FAKE_CLIENT}' "$@"\n`, { mode: 0o755 });
-  const proxy = await ObservingProxy.start({ home, key: KEY, telemetry: options.telemetry });
+  const proxy = await ObservingProxy.start({ home, key: KEY, telemetry: options.telemetry, reject: options.reject });
   proxies.push(proxy);
   const env: NodeJS.ProcessEnv = {
     HOME: home,
@@ -48,6 +48,7 @@ async function user(options: { telemetry?: boolean; token?: string; proxyUrl?: s
     CACHE_FIX_PROXY_UPSTREAM: gateway.url,
     MSGAPI_AUTH_TOKEN: options.token ?? KEY,
     CACHE_FIX_SERVICE_PLATFORM: 'linux',
+    ...options.env,
   };
   const ops = () => createProxyOperations({ env, cwd: home, settings: resolveSettings({ file: new SettingsFile(env), env }), platform: 'linux', observationWaitMs: 2_000, procVersion: () => 'Linux' });
   return { home, proxy, env, ops };
@@ -89,12 +90,28 @@ describe('gwctl accept layers', { concurrency: 3 }, () => {
   test('a reply that did not come through the proxy: the pinned base address is named', async () => {
     const u = await user({ telemetry: false });
     mkdirSync(join(u.home, '.claude'), { recursive: true });
-    writeFileSync(join(u.home, '.claude', 'settings.json'), JSON.stringify({ env: { MSGAPI_BASE_URL: gateway.url } }));
+    writeFileSync(join(u.home, '.claude', 'settings.json'), JSON.stringify({ env: { ANTHROPIC_BASE_URL: gateway.url } }));
     const report = await u.ops().acceptance();
     const routed = report.checks[1]!;
     assert.equal(routed.status, 'fail');
     assert.equal(routed.cause, 'BASE_URL_PINNED_IN_SETTINGS', routed.observed);
     assert.match(routed.observed, /no proxy observation moved/);
+  });
+
+  test('a request the service refused (400) names what failed, not the proxy upstream setting of this shell', async () => {
+    // The proxy runs with its own upstream (started elsewhere); this shell has none set.
+    const refused = {
+      status: 400,
+      headers: { 'x-request-id': 'req_gw7', 'request-id': 'req_up7', 'x-gateway-provider': 'vendor-a' },
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'messages.1.role: Input should be user or assistant' } },
+    };
+    const u = await user({ reject: refused, env: { CACHE_FIX_PROXY_UPSTREAM: '' } });
+    const report = await u.ops().acceptance();
+    const routed = report.checks[1]!;
+    assert.deepEqual([routed.status, routed.cause], ['fail', 'REQUEST_REJECTED'], routed.observed);
+    assert.match(routed.observed, /the client reports 400/);
+    assert.match(routed.observed, /diagnosis: messages\.request REQUEST_REJECTED: .*→ 400: invalid_request_error: messages\.1\.role: Input should be user or assistant \(answered by the upstream provider "vendor-a", relayed by the service and the proxy, request-id req_up7\)/);
+    assert.doesNotMatch(`${routed.cause} ${routed.observed} ${routed.remedy}`, /PROXY_UPSTREAM_DEFAULT|CACHE_FIX_PROXY_UPSTREAM/);
   });
 
   test('telemetry dir unwritable: cache_observed fails with TELEMETRY_UNWRITABLE', async () => {

@@ -187,7 +187,7 @@ describe('install and upgrade', () => {
     writeUnit(m.home, { command: 'x', args: [], env: { CACHE_FIX_PROXY_UPSTREAM: 'https://gw.example.com' } });
     const plan = await m.ops().plan('upgrade');
     assert.match(plan.bodyAltering!.reminder, /short session and a resume run/);
-    assert.deepEqual(plan.bodyAltering!.commands.map((c) => c.replace(/:\d+/, ':PORT')), ["MSGAPI_BASE_URL=http://127.0.0.1:PORT claude -p 'Reply with exactly one word: ok'", "MSGAPI_BASE_URL=http://127.0.0.1:PORT claude --continue -p 'Reply with exactly one word: ok'"]);
+    assert.deepEqual(plan.bodyAltering!.commands.map((c) => c.replace(/:\d+/, ':PORT')), ["ANTHROPIC_BASE_URL=http://127.0.0.1:PORT claude -p 'Reply with exactly one word: ok'", "ANTHROPIC_BASE_URL=http://127.0.0.1:PORT claude --continue -p 'Reply with exactly one word: ok'"]);
     assert.deepEqual(plan.backups, [m.unit]);
     const done = await m.ops().run('upgrade');
     assert.equal(done.ok, true, done.summary);

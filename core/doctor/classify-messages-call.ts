@@ -1,0 +1,156 @@
+// Turns the answer to the short real POST /v1/messages into a check outcome: what the client would
+// see, who gave that answer (the service, an upstream it relayed, or whatever the proxy forwards
+// to), the cause code and a remedy built from what is known to work (served models, {base_url}).
+import type { CauseCode } from './cause-codes.ts';
+import { outcome } from './check-result.ts';
+import type { CheckOutcome } from './check.ts';
+import type { TemplateVars } from './fill-template.ts';
+import type { KeyFinding } from './key-lint.ts';
+import type { Answerer, MessagesCall } from './messages-probe.ts';
+import { PROBE_MAX_TOKENS } from './messages-probe.ts';
+import { proxyCommands, type ProxyInstall } from './proxy-commands.ts';
+import { statusRows } from './status-row.ts';
+
+export interface MessagesExpectations {
+  vars: TemplateVars;
+  keyFindings: KeyFinding[];
+  timeoutMs: number;
+  /** Text models the service lists for this key, when known (for a model remedy). */
+  served: string[] | null;
+  /** The direct model-list request with the same key answered 200. */
+  directWorks: boolean;
+  proxyInstall: ProxyInstall;
+  /** The variable the key is exported in, for remedies. */
+  keyVar: string;
+}
+
+export const REAL_REQUEST_LABEL = 'real request, may cost a few tokens';
+
+function clip(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+export function answererText(who: Answerer, call: Pick<MessagesCall, 'route'>, root: string | undefined): string {
+  if (who.kind === 'service') return `answered by the service${root ? ` at ${root}` : ''} itself${call.route === 'proxy' ? ', through the proxy' : ''}`;
+  if (who.kind === 'provider') return `answered by the upstream provider "${who.name}", relayed by the service${call.route === 'proxy' ? ' and the proxy' : ''}`;
+  if (who.kind === 'other') return call.route === 'proxy' ? 'answered by the proxy or whatever it forwards to, not recognisably this service' : 'answered by that address, not recognisably this service';
+  return 'no answer';
+}
+
+function modelRemedy(exp: MessagesExpectations, call: MessagesCall): { remedy: string; commands: string[] } {
+  const pick = exp.served?.[0];
+  if (pick) {
+    return {
+      remedy: `Use a model the service serves to this key (${exp.served!.join(', ')}): set it once and gwctl start hands it to the client for every request, background ones included.`,
+      commands: [`gwctl config set client.model ${pick}`, 'gwctl start'],
+    };
+  }
+  const row = statusRows.byId('404-model', exp.vars);
+  return { remedy: `The model "${call.model}" is not served. ${row.remedy}.`, commands: row.commands };
+}
+
+function networkOutcome(call: MessagesCall, head: string, exp: MessagesExpectations): CheckOutcome {
+  if (call.outcome.kind !== 'error') throw new Error('not a network failure');
+  const { failure } = call.outcome;
+  if (failure.kind === 'timeout') {
+    return outcome.fail('UPSTREAM_FAULT', `${head} connected, but no answer within ${exp.timeoutMs} ms`, 'The service or its upstream is slow or stuck: retry later, and report the time if it persists.', ['gwctl diagnose --status 504']);
+  }
+  if (call.route === 'proxy') {
+    return outcome.fail('PROXY_FAULT', `${head} ${failure.code}: the proxy answered /health but not this request`, 'Restart the proxy from a terminal outside any client session using it and check its log; until then `gwctl start` goes direct when the proxy is not healthy.', proxyCommands.restart(exp.proxyInstall, exp.vars.base_url ?? '<base_url>'));
+  }
+  if (failure.kind === 'tls') return outcome.fail('TLS_ERROR', `${head} TLS handshake failed (${failure.code})`, 'Check the scheme and host of baseUrl (https for the service, http only for a local one) and the certificate trust.', ['gwctl verify']);
+  return outcome.fail('URL_UNREACHABLE', `${head} ${failure.code}: ${failure.message}`, 'Check the address in baseUrl and the network (DNS, VPN, firewall); `gwctl verify` probes it.', ['gwctl config get baseUrl', 'gwctl verify']);
+}
+
+export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectations): CheckOutcome {
+  const label = `${call.route === 'proxy' ? 'through the proxy' : 'direct'}, ${REAL_REQUEST_LABEL}`;
+  const sent = `POST ${call.url} (model ${call.model}, max_tokens ${PROBE_MAX_TOKENS}; ${label}) →`;
+  if (call.outcome.kind === 'error') return networkOutcome(call, sent, exp);
+  const { status, headers } = call.outcome;
+  const who = answererText(call.answeredBy, call, exp.vars.base_url);
+  const message = call.errorMessage ? `: ${[call.errorType, clip(call.errorMessage)].filter(Boolean).join(': ')}` : call.outcome.body && status >= 400 ? `: ${clip(call.outcome.body, 120)}` : '';
+  const requestId = headers['request-id'] ?? headers['x-request-id'];
+  const head = `${sent} ${status}${message} (${who}${requestId ? `, request-id ${requestId}` : ''})`;
+
+  if (status === 200 && call.isMessage) return outcome.pass(`${sent} 200, a normal reply${call.reply ? ` ("${clip(call.reply, 40)}")` : ''} (${who}). The client's requests work on this route with this model.`);
+  if (status === 200) {
+    const row = statusRows.byId('404-models', exp.vars);
+    return outcome.fail('URL_NOT_FOUND', `${head}: 200, but not a messages-protocol reply (not this API)`, `The base address does not lead to the messages API. ${row.remedy}, and start the client with gwctl start, which sets its base address to ${exp.vars.base_url ?? '{base_url}'}.`, row.commands);
+  }
+  if (status === 400) {
+    if (/model/i.test(call.errorMessage ?? '') && (call.errorMessage ?? '').includes(call.model)) {
+      const fix = modelRemedy(exp, call);
+      return outcome.fail('MODEL_NOT_AVAILABLE', head, fix.remedy, fix.commands);
+    }
+    const row = statusRows.byId('400', exp.vars);
+    const by = call.answeredBy.kind === 'provider' ? `the upstream provider "${call.answeredBy.name}"` : call.answeredBy.kind === 'service' ? 'the service' : 'the address the request reached';
+    return outcome.fail(
+      'REQUEST_REJECTED',
+      head,
+      `${by[0]!.toUpperCase()}${by.slice(1)} refused the request as sent${call.errorMessage ? ` ("${clip(call.errorMessage, 160)}")` : ''}; the client's own requests are refused the same way. ` +
+        `If the message names the model, use one the service serves${exp.served?.length ? ` (${exp.served.join(', ')})` : ''}: \`gwctl config set client.model <id>\`. ` +
+        'If it names a field, block type or beta header, the upstream does not accept what this client version sends: ask the service operator which client versions it supports, or update the client.',
+      exp.served?.length ? [`gwctl config set client.model ${exp.served[0]}   # if the message names the model`, 'gwctl explain 400'] : [row.commands[2]!, 'gwctl explain 400'],
+    );
+  }
+  if (status === 401) {
+    if (call.route === 'proxy' && exp.directWorks && call.answeredBy.kind !== 'service' && call.answeredBy.kind !== 'provider') {
+      return outcome.fail(
+        'PROXY_UPSTREAM_MISMATCH',
+        `${head}; the same key works directly against ${exp.vars.base_url}, so the proxy forwards it somewhere else`,
+        `Set the proxy's upstream to ${exp.vars.base_url}, where this key is valid, and restart the proxy from a terminal outside any client session using it.`,
+        proxyCommands.setUpstream(exp.proxyInstall, exp.vars.base_url ?? '<base_url>'),
+      );
+    }
+    const lint = new Set(exp.keyFindings.map((f) => f.cause));
+    const cause: CauseCode = lint.has('KEY_MISSING') ? 'KEY_MISSING' : lint.has('KEY_QUOTES') ? 'KEY_QUOTES' : lint.has('KEY_WHITESPACE') ? 'KEY_WHITESPACE' : 'KEY_REJECTED';
+    const row = statusRows.byId('401-key', { ...exp.vars, token_var: exp.keyVar });
+    return outcome.fail(cause, head, `${row.remedy}.`, row.commands);
+  }
+  if (status === 403) {
+    const row = statusRows.byId('403', exp.vars);
+    return outcome.fail('AUTH_FORBIDDEN', head, `${row.remedy}.`, row.commands);
+  }
+  if (status === 404) {
+    if (/\/v1\/v1\//.test(new URL(call.url).pathname) || /\/v1 twice/.test(call.errorMessage ?? '')) {
+      const row = statusRows.byId('404-messages', exp.vars);
+      return outcome.fail('URL_DOUBLE_V1', head, `${row.remedy}.`, row.commands);
+    }
+    if (/model/i.test(call.errorMessage ?? '')) {
+      const fix = modelRemedy(exp, call);
+      return outcome.fail('MODEL_NOT_AVAILABLE', head, fix.remedy, fix.commands);
+    }
+    if (call.route === 'proxy' && call.answeredBy.kind === 'other') {
+      return outcome.fail('PROXY_UPSTREAM_MISMATCH', `${head}; the proxy forwards to an address without /v1/messages`, `Set the proxy's upstream to the service root ${exp.vars.base_url} (no /v1), and restart the proxy.`, proxyCommands.setUpstream(exp.proxyInstall, exp.vars.base_url ?? '<base_url>'));
+    }
+    const row = statusRows.byId('404-models', exp.vars);
+    return outcome.fail('URL_NOT_FOUND', head, `The base address does not lead to the messages API: use ${exp.vars.base_url ?? '{base_url}'} (no /v1) as the client's base address; gwctl start sets it.`, row.commands);
+  }
+  if (status === 413) {
+    const row = statusRows.byId('413', exp.vars);
+    return outcome.fail('REQUEST_TOO_LARGE', head, `${row.remedy}.`, row.commands);
+  }
+  if (status === 429) {
+    const retry = headers['retry-after'];
+    const whose = call.answeredBy.kind === 'provider' ? `the quota or rate limit of the upstream account behind "${call.answeredBy.name}": ask the service operator about it` : "this service's rate limit for your key: wait, or ask the service operator for a higher limit";
+    return outcome.fail('RATE_LIMITED', `${head}${retry ? ` (Retry-After: ${retry} s)` : ''}`, `Wait${retry ? ` ${retry} s` : ' a little'} and retry; it is ${whose}.`, ['gwctl diagnose --status 429   # again after the wait']);
+  }
+  if (status === 529) {
+    const row = statusRows.byId('529', exp.vars);
+    return outcome.fail('UPSTREAM_OVERLOADED', head, `${row.remedy}.`, exp.served && exp.served.length > 1 ? [`gwctl config set client.model ${exp.served.find((m) => m !== call.model) ?? exp.served[0]}`] : [...row.commands]);
+  }
+  if (status >= 500) {
+    if (call.route === 'proxy' && call.answeredBy.kind === 'other') {
+      return outcome.fail(
+        'PROXY_FAULT',
+        `${head}; the service never answered: the proxy failed to forward the request`,
+        `Check where the proxy forwards to (it must be ${exp.vars.base_url}) and its log; fix the upstream setting and restart it outside any client session that uses it. Until then \`gwctl start\` goes direct when the proxy is not healthy.`,
+        proxyCommands.setUpstream(exp.proxyInstall, exp.vars.base_url ?? '<base_url>'),
+      );
+    }
+    const row = statusRows.forStatus(status, exp.vars)[0] ?? statusRows.byId('500', exp.vars);
+    return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed, not this machine. ${row.remedy}.`, row.commands);
+  }
+  return outcome.fail('REQUEST_REJECTED', `${head} (unexpected)`, 'The answer is not one a messages-protocol service gives; check the base address with `gwctl verify`.', ['gwctl verify']);
+}

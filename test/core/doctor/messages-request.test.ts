@@ -1,0 +1,108 @@
+// What the client sees: the short real POST /v1/messages of the diagnosis, through the route gwctl
+// start would take, with the model it would pick; each answer class with its cause code, who gave
+// it and a remedy from known-good data; the verdict names one root cause; --no-request sends nothing.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import type { HttpGet, HttpOutcome } from '../../../core/client/http-get.ts';
+import { resolveSettings } from '../../../core/config/resolve-settings.ts';
+import { SettingsFile } from '../../../core/config/settings-file.ts';
+import { runDiagnosis } from '../../../core/doctor/run-diagnosis.ts';
+import type { HttpPost, PostOutcome, PostRequest } from '../../../core/proxy/http-post.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'gwctl-msg-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const BASE = 'https://gw.example.com';
+const PROXY = 'http://127.0.0.1:9801';
+const KEY = 'sk-' + 'm'.repeat(44) + 'Mm56';
+const GATEWAY = { 'x-request-id': 'req_gw9', 'request-id': 'req_gw9' };
+const json = (status: number, body: unknown): HttpOutcome => ({ kind: 'response', status, headers: {}, body: JSON.stringify(body) });
+const answer = (status: number, body: unknown, headers: Record<string, string> = GATEWAY): PostOutcome => ({ kind: 'response', status, headers, body: JSON.stringify(body), eventStream: false });
+const error = (type: string, message: string) => ({ type: 'error', error: { type, message } });
+let n = 0;
+
+async function diagnose(options: { env?: NodeJS.ProcessEnv; health?: HttpOutcome; models?: string[]; messages: PostOutcome; status?: number; sendRequest?: boolean }) {
+  const h = join(root, `h${++n}`);
+  mkdirSync(h, { recursive: true });
+  const env: NodeJS.ProcessEnv = { HOME: h, XDG_CONFIG_HOME: join(h, '.config'), PATH: '/nonexistent', CACHE_FIX_PROXY_UPSTREAM: BASE, ...options.env };
+  const settings = resolveSettings({ file: new SettingsFile(env), env, flags: { baseUrl: BASE, proxyUrl: PROXY } });
+  const http: HttpGet = async ({ url }) => {
+    if (url === `${PROXY}/health`) return options.health ?? json(200, { status: 'ok' });
+    if (url === `${BASE}/v1/models`) return json(200, { object: 'list', data: (options.models ?? ['demo-chat', 'demo-image']).map((id) => ({ id })) });
+    throw new Error(`unexpected ${url}`);
+  };
+  const posts: PostRequest[] = [];
+  const post: HttpPost = async (request) => {
+    posts.push(request);
+    return options.messages;
+  };
+  const report = await runDiagnosis({ env, cwd: h, settings, http, post, status: options.status, sendRequest: options.sendRequest, procVersion: () => '' });
+  return { report, check: report.checks.find((c) => c.id === 'messages.request')!, posts };
+}
+
+test('a 400 gets its own cause, the upstream message, who answered and a remedy', async () => {
+  const refused = answer(400, error('invalid_request_error', 'messages.1.role: Input should be user or assistant'), { ...GATEWAY, 'x-gateway-provider': 'vendor-a', 'request-id': 'req_up1' });
+  const { check, report, posts } = await diagnose({ env: { MSGAPI_AUTH_TOKEN: KEY }, messages: refused });
+  assert.equal(posts[0]!.url, `${PROXY}/v1/messages`);
+  assert.deepEqual([check.status, check.cause], ['fail', 'REQUEST_REJECTED']);
+  assert.match(check.observed, /→ 400: invalid_request_error: messages\.1\.role: Input should be user or assistant \(answered by the upstream provider "vendor-a", relayed by the service and the proxy, request-id req_up1\)/);
+  assert.match(check.remedy!, /^The upstream provider "vendor-a" refused the request as sent \("messages\.1\.role/);
+  assert.doesNotMatch(check.remedy!, /spec/);
+  assert.equal(report.checks.find((c) => c.id === 'proxy.upstream')!.status, 'pass', 'the proxy reached the service: its upstream is not blamed');
+  assert.deepEqual([report.verdict.cause, report.verdict.check], ['REQUEST_REJECTED', 'messages.request']);
+  const seen = await diagnose({ env: { MSGAPI_AUTH_TOKEN: KEY }, messages: refused, status: 400 });
+  assert.equal(seen.report.checks.find((c) => c.id === 'status.classify')!.cause, 'REQUEST_REJECTED', 'a reported 400 is explained by the request');
+  assert.equal(seen.report.checks.some((c) => c.id === 'proxy.upstream'), false, "the proxy's upstream cannot explain a 400");
+});
+
+test('a model the service does not serve: MODEL_NOT_AVAILABLE with a served model to set', async () => {
+  const missing = answer(404, error('not_found_error', 'The model "big-model" does not exist or is not available to this key.'));
+  const { check } = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY, GWCTL_CLIENT_MODEL: 'big-model' }, messages: missing });
+  assert.equal(check.cause, 'MODEL_NOT_AVAILABLE');
+  assert.match(check.observed, /model big-model/);
+  assert.deepEqual(check.commands, ['gwctl config set client.model demo-chat', 'gwctl start'], 'an image model is never suggested');
+});
+
+test('through a proxy that forwards elsewhere: 401 while the key works directly names the proxy upstream', async () => {
+  const vendor = answer(401, error('authentication_error', 'invalid x-api-key'), { 'request-id': 'req_vendor' });
+  const { check, report } = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY, CACHE_FIX_PROXY_UPSTREAM: '' }, messages: vendor, status: 401 });
+  assert.equal(check.cause, 'PROXY_UPSTREAM_MISMATCH');
+  assert.ok(check.commands.includes(`export CACHE_FIX_PROXY_UPSTREAM=${BASE}`));
+  assert.equal(report.verdict.check, 'proxy.upstream');
+});
+
+test('the service itself rejects the key (deleted): KEY_REJECTED, and a deleted key needs a new one', async () => {
+  const deleted = answer(401, error('authentication_error', 'The API key is not valid.'));
+  const { check } = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, health: { kind: 'error', failure: { kind: 'refused', code: 'ECONNREFUSED', message: '' } }, messages: deleted });
+  assert.equal(check.cause, 'KEY_REJECTED');
+  assert.match(check.observed, /^POST https:\/\/gw\.example\.com\/v1\/messages \(model demo-chat, max_tokens 1; direct, real request, may cost a few tokens\) → 401/);
+  assert.match(check.observed, /answered by the service at https:\/\/gw\.example\.com itself/);
+  assert.match(check.remedy!, /A deleted key is gone for good: create a new one on https:\/\/gw\.example\.com\/keys/);
+});
+
+test('429, 413, 529 and 5xx: who answered decides the remedy', async () => {
+  const own = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: answer(429, error('rate_limit_error', 'slow down'), { ...GATEWAY, 'retry-after': '7' }) });
+  assert.equal(own.check.cause, 'RATE_LIMITED');
+  assert.match(own.check.remedy!, /Wait 7 s and retry; it is this service's rate limit for your key/);
+  const upstream = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: answer(429, error('rate_limit_error', 'quota'), { ...GATEWAY, 'x-gateway-provider': 'vendor-a' }) });
+  assert.match(upstream.check.remedy!, /upstream account behind "vendor-a"/);
+  assert.equal((await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: answer(413, error('request_too_large', 'too big')) })).check.cause, 'REQUEST_TOO_LARGE');
+  assert.equal((await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: answer(529, error('overloaded_error', 'busy'), { ...GATEWAY, 'x-gateway-provider': 'vendor-a' }) })).check.cause, 'UPSTREAM_OVERLOADED');
+  const served = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: answer(502, error('api_error', 'upstream failed'), { ...GATEWAY, 'x-gateway-provider': 'vendor-a' }), status: 502 });
+  assert.equal(served.check.cause, 'UPSTREAM_FAULT');
+  assert.equal(served.report.checks.find((c) => c.id === 'fault.locate')!.cause, 'UPSTREAM_FAULT', 'the proxy forwarded it: not a proxy fault');
+  const dead = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: answer(502, { error: 'upstream connect failed' }, {}), status: 502 });
+  assert.equal(dead.check.cause, 'PROXY_FAULT');
+  assert.ok(dead.check.commands.includes(`export CACHE_FIX_PROXY_UPSTREAM=${BASE}`), 'the fix is where it forwards to, not a restart alone');
+  assert.equal(dead.report.checks.find((c) => c.id === 'fault.locate')!.cause, 'PROXY_FAULT');
+});
+
+test('--no-request sends nothing and says so; without a model to ask for nothing is sent either', async () => {
+  const skipped = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: answer(200, {}), sendRequest: false });
+  assert.deepEqual([skipped.check.status, skipped.posts.length], ['skip', 0]);
+  assert.match(skipped.check.observed, /not sent \(--no-request\)/);
+  const own = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, models: ['claude-sonnet-4-5'], messages: answer(200, { type: 'message', content: [] }) });
+  assert.equal(JSON.parse(own.posts[0]!.body).model, 'claude-sonnet-4-5', "the client's own kind of model, one the service serves");
+});

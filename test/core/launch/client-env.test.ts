@@ -1,0 +1,87 @@
+// The client's environment under a profile: exactly one credential variable (the one the client
+// reads, filled from its own name or the neutral MSGAPI_* one), the route address, and the model in
+// the client's model variables; and the choice of that model from what the gateway serves.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { clientProfile } from '../../../core/config/client-profile.ts';
+import { resolveSettings } from '../../../core/config/resolve-settings.ts';
+import type { SettingKey } from '../../../core/config/setting-definitions.ts';
+import { findCredential } from '../../../core/launch/client-credential.ts';
+import { buildClientEnv } from '../../../core/launch/client-env.ts';
+import { chooseModel, needsModelList } from '../../../core/launch/model-choice.ts';
+
+const noFile = { get: () => undefined, path: '/nonexistent/config.json' };
+function profile(flags: Partial<Record<SettingKey, unknown>> = {}, env: NodeJS.ProcessEnv = {}) {
+  return clientProfile(resolveSettings({ file: noFile, env, flags }), env, '/w');
+}
+const proxy = { kind: 'proxy' as const, baseUrl: 'http://127.0.0.1:9801' };
+const KEY = 'sk-tokentokentokenAb12';
+
+test('claude profile: the key kept in MSGAPI_AUTH_TOKEN reaches the client as ANTHROPIC_AUTH_TOKEN, and nothing else does', () => {
+  const shell = { PATH: '/bin', MSGAPI_AUTH_TOKEN: KEY, MSGAPI_API_KEY: 'sk-vendorvendorvendor', ANTHROPIC_API_KEY: 'sk-other-vendor-key', ANTHROPIC_BASE_URL: 'http://old', HTTPS_PROXY: 'http://corp:3128' };
+  const p = profile();
+  assert.deepEqual(findCredential(p, shell), { clientVar: 'ANTHROPIC_AUTH_TOKEN', sources: ['ANTHROPIC_AUTH_TOKEN', 'MSGAPI_AUTH_TOKEN'], foundIn: 'MSGAPI_AUTH_TOKEN', value: KEY });
+  const { env, shown } = buildClientEnv(shell, p, proxy);
+  assert.equal(env.ANTHROPIC_BASE_URL, 'http://127.0.0.1:9801');
+  assert.equal(env.ANTHROPIC_AUTH_TOKEN, KEY);
+  for (const gone of ['MSGAPI_AUTH_TOKEN', 'MSGAPI_API_KEY', 'ANTHROPIC_API_KEY']) assert.equal(gone in env, false, gone);
+  assert.equal(env.NO_PROXY, '127.0.0.1,localhost');
+  assert.deepEqual(shown, {
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:9801',
+    ANTHROPIC_AUTH_TOKEN: 'sk-…Ab12',
+    ANTHROPIC_API_KEY: null,
+    MSGAPI_AUTH_TOKEN: null,
+    MSGAPI_API_KEY: null,
+    NO_PROXY: '127.0.0.1,localhost',
+  });
+  assert.ok(!JSON.stringify(shown).includes(KEY));
+});
+
+test('the client variable wins over the neutral name; the vendor path keeps only the API key variable', () => {
+  const shell = { ANTHROPIC_AUTH_TOKEN: KEY, MSGAPI_AUTH_TOKEN: 'sk-neutral-neutral-0000', ANTHROPIC_API_KEY: 'sk-vendor-vendor-1111' };
+  assert.equal(buildClientEnv(shell, profile(), proxy).env.ANTHROPIC_AUTH_TOKEN, KEY);
+  const vendor = buildClientEnv({ MSGAPI_API_KEY: 'sk-vendor-in-neutral-2222', ANTHROPIC_AUTH_TOKEN: KEY }, profile({ 'client.auth': 'vendor' }), { kind: 'direct', baseUrl: null });
+  assert.equal(vendor.env.ANTHROPIC_API_KEY, 'sk-vendor-in-neutral-2222');
+  assert.equal('ANTHROPIC_AUTH_TOKEN' in vendor.env, false);
+  assert.equal('ANTHROPIC_BASE_URL' in vendor.env, false, "the vendor path keeps the client's own default address");
+  const oauth = buildClientEnv(shell, profile({ 'client.auth': 'oauth' }), { kind: 'direct', baseUrl: null });
+  assert.equal(['ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY', 'MSGAPI_AUTH_TOKEN'].some((v) => v in oauth.env), false);
+});
+
+test('custom profile: every variable name is a setting, defaulting to the neutral names', () => {
+  const p = profile({ 'client.profile': 'custom', 'client.command': 'my-client', 'client.baseUrlVar': 'MY_BASE' });
+  const { env } = buildClientEnv({ MSGAPI_AUTH_TOKEN: KEY }, p, proxy);
+  assert.deepEqual([env.MY_BASE, env.MSGAPI_AUTH_TOKEN, env.MSGAPI_BASE_URL], ['http://127.0.0.1:9801', KEY, undefined]);
+});
+
+test('automatic model: a served text model when the gateway lists none of the client own; set in every model variable', () => {
+  const p = profile();
+  assert.equal(needsModelList(p, {}), true);
+  const auto = chooseModel({ profile: p, env: {}, list: { ids: ['demo-image', 'demo-chat', 'other-chat'] } });
+  assert.deepEqual([auto.id, auto.source], ['demo-chat', 'automatic']);
+  assert.match(auto.reason, /lists no claude-… model/);
+  assert.match(auto.override, /gwctl config set client\.model/);
+  assert.deepEqual(auto.variables, ['ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_HAIKU_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL']);
+  const { env, shown } = buildClientEnv({ ANTHROPIC_AUTH_TOKEN: KEY }, p, proxy, auto);
+  assert.deepEqual([env.ANTHROPIC_MODEL, env.ANTHROPIC_DEFAULT_HAIKU_MODEL, shown.ANTHROPIC_DEFAULT_OPUS_MODEL], ['demo-chat', 'demo-chat', 'demo-chat']);
+
+  const own = chooseModel({ profile: p, env: {}, list: { ids: ['claude-sonnet-4-5', 'demo-chat'] } });
+  assert.deepEqual([own.id, own.source, own.variables], [null, 'none', []], "the client's own choice is served: left alone");
+  const images = chooseModel({ profile: p, env: {}, list: { ids: ['demo-image'] } });
+  assert.deepEqual([images.id, images.warning?.cause], [null, 'MODEL_NOT_AVAILABLE'], 'never an image model');
+  const failed = chooseModel({ profile: p, env: {}, list: { problem: { cause: 'KEY_REJECTED', observed: 'GET … → 401' } } });
+  assert.deepEqual([failed.id, failed.warning?.cause], [null, 'KEY_REJECTED']);
+});
+
+test('a chosen model wins: the setting over the shell variable over automatic; background variables set in the shell stay', () => {
+  const setting = chooseModel({ profile: profile({ 'client.model': 'big-model' }), env: { ANTHROPIC_MODEL: 'shell-model', ANTHROPIC_DEFAULT_HAIKU_MODEL: 'small' } });
+  assert.deepEqual([setting.id, setting.source], ['big-model', 'setting']);
+  assert.match(setting.reason, /client\.model \(from --model\)/);
+  assert.deepEqual(setting.variables, ['ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL']);
+  const shell = chooseModel({ profile: profile(), env: { ANTHROPIC_MODEL: 'shell-model' } });
+  assert.deepEqual([shell.id, shell.source, shell.variables], ['shell-model', 'shell', []]);
+  assert.equal(needsModelList(profile(), { ANTHROPIC_MODEL: 'x' }), false);
+  const custom = chooseModel({ profile: profile({ 'client.profile': 'custom', 'client.command': 'c' }), env: {} });
+  assert.deepEqual([custom.id, custom.source], [null, 'none']);
+  assert.match(custom.reason, /does not know which models the client asks for/);
+});
