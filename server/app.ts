@@ -14,6 +14,7 @@ import { registerEmbeddings } from './routes/embeddings.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerImages } from './routes/images.ts';
 import { registerMessages } from './routes/messages.ts';
+import { registerMetrics } from './routes/metrics.ts';
 import { registerModels } from './routes/models.ts';
 import { imageNotFound, textNotFound } from './routes/not-found-hints.ts';
 import { registerResponsesRetrieve } from './routes/responses-retrieve.ts';
@@ -62,6 +63,7 @@ function baseApp(deps: GatewayDeps): FastifyInstance {
 export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   const app = baseApp(deps);
   registerApiErrorHandling(app, deps.settings, textNotFound(deps.settings));
+  registerMetrics(app, deps, deps.settings.metricsToken);
   registerModels(app, deps, 'text');
   registerChatCompletions(app, deps);
   registerMessages(app, deps);

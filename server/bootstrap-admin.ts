@@ -14,6 +14,12 @@ export async function bootstrapAdmin(store: Store, env: NodeJS.ProcessEnv): Prom
   if ((await store.users.count()) > 0) return { created: false };
   const given = env.GWCTL_ADMIN_PASSWORD;
   const password = given && given.length > 0 ? given : randomBase62(20);
-  await store.users.create(ADMIN_USERNAME, password, { isAdmin: true });
+  try {
+    await store.users.create(ADMIN_USERNAME, password, { isAdmin: true });
+  } catch (error) {
+    // Instances started together on an empty database: another one created it first.
+    if ((await store.users.findByName(ADMIN_USERNAME)) !== undefined) return { created: false };
+    throw error;
+  }
   return { created: true, generatedPassword: given ? undefined : password };
 }

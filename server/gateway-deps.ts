@@ -1,9 +1,12 @@
 // Everything the two listeners share, built once by start.ts (or by a test).
 import type { Logger } from 'pino';
 import type { KeyAuthenticator } from './auth/key-authenticator.ts';
+import type { RedisCluster } from './cluster/redis-cluster.ts';
 import type { Lifecycle } from './lifecycle.ts';
+import type { GatewayMetrics } from './metrics/gateway-metrics.ts';
+import type { LoginLimiter } from './web/session/login-limiter.ts';
 import type { BodyBudget } from './limits/body-budget.ts';
-import type { RateLimiter } from './limits/rate-limiter.ts';
+import type { RateLimit } from './limits/rate-limiter.ts';
 import type { ModelRouter } from './providers/model-router.ts';
 import type { Store } from './store/store.ts';
 import type { UsageMeter } from './usage/usage-meter.ts';
@@ -18,6 +21,8 @@ export interface GatewaySettings {
   requestTimeoutMs?: number;
   /** Deepest JSON nesting accepted in a request body (default DEFAULT_JSON_MAX_DEPTH). */
   jsonMaxDepth?: number;
+  /** Bearer token that GET /metrics requires; unset = metrics off. */
+  metricsToken?: string;
 }
 
 
@@ -25,10 +30,16 @@ export interface GatewayDeps {
   store: Store;
   authenticator: KeyAuthenticator;
   router: ModelRouter;
-  rateLimiter: RateLimiter;
+  rateLimiter: RateLimit;
   usage: UsageMeter;
   settings: GatewaySettings;
   lifecycle?: Lifecycle;
+  /** Prometheus metrics; absent in tests that do not look at them. */
+  metrics?: GatewayMetrics;
+  /** Shared state of several instances (rate limits, login throttling, health, revocations). */
+  cluster?: RedisCluster;
+  /** Failed-login memory (shared through Redis when configured). */
+  loginLimiter?: LoginLimiter;
   /** Bounds the request bodies held in memory at once; absent = no bound (tests). */
   bodyBudget?: BodyBudget;
   logger?: Logger;

@@ -19,6 +19,8 @@ export interface GatewayRequestState {
   /** Characters of generated text relayed so far (for an estimate when the upstream sent no usage). */
   generatedChars?: number;
   usageRecorded: boolean;
+  /** Counted in the metrics already. */
+  observed?: boolean;
 }
 
 declare module 'fastify' {

@@ -1,7 +1,11 @@
-// The gateway's run state shared by the listeners: whether it is draining after a stop signal, and
-// how many API responses are still open, so the stop waits for the last one to report its usage.
+// The gateway's run state shared by the listeners: whether it is still ready, whether it is draining
+// after a stop signal, and how many API responses are still open, so the stop waits for the last
+// one to report its usage.
 
 export class Lifecycle {
+  /** Set at the stop signal: /ready answers 503 while requests are still served for a grace period. */
+  notReady = false;
+  /** Set after the grace period: new requests get 503 while the rest drains. */
   draining = false;
   private open = 0;
   private onIdle: (() => void) | undefined;

@@ -21,6 +21,16 @@ export interface ServeOptions {
   inflightBodyBytes?: number;
   /** Deepest JSON nesting accepted in request bodies (default DEFAULT_JSON_MAX_DEPTH). */
   jsonMaxDepth?: number;
+  /** Redis for several instances (shared limits, login throttling, provider health, revocations). */
+  redisUrl?: string;
+  redisPrefix?: string;
+  /** PostgreSQL pool size and statement timeout. */
+  dbPoolSize?: number;
+  dbStatementTimeoutMs?: number;
+  /** After a stop signal: how long /ready answers 503 while requests are still served, before draining. */
+  shutdownGraceMs?: number;
+  /** Bearer token GET /metrics requires; unset = metrics off. */
+  metricsToken?: string;
   /** How long in-flight requests and streams may run after a stop signal. */
   drainMs: number;
   usageFlushMs: number;
@@ -50,7 +60,8 @@ export function defaultServeOptions(env: NodeJS.ProcessEnv = process.env): Serve
     dataDir,
     databaseUrl: defaultDatabaseUrl(dataDir),
     drainMs: 10_000,
-    usageFlushMs: 5_000,
+    // The crash window: a hard kill loses at most this much usage.
+    usageFlushMs: 1_000,
     logLevel: 'info',
   };
 }

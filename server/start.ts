@@ -5,13 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { REDACTED_HEADER_NAMES } from '../core/redact.ts';
 import { buildImageApp, buildTextApp } from './app.ts';
-import { KeyAuthenticator } from './auth/key-authenticator.ts';
 import { bootstrapAdmin, type BootstrapResult } from './bootstrap-admin.ts';
 import { loadGatewayFile, type GatewayFileConfig } from './config/gateway-file.ts';
 import { ConfigError } from './errors/config-error.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
+import { buildSharedParts } from './cluster/shared-parts.ts';
 import { Lifecycle } from './lifecycle.ts';
-import { RateLimiter } from './limits/rate-limiter.ts';
+import { GatewayMetrics } from './metrics/gateway-metrics.ts';
 import { DemoProvider } from './providers/demo/demo-provider.ts';
 import { buildProviders, ModelRouter } from './providers/model-router.ts';
 import { BodyBudget } from './limits/body-budget.ts';
@@ -45,8 +45,14 @@ export function createLogger(level: string): Logger {
 export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv = process.env, logger?: Logger): Promise<RunningGateway> {
   const fileConfig: GatewayFileConfig | undefined = options.configFile ? loadGatewayFile(options.configFile) : undefined;
   const router = new ModelRouter(fileConfig ? buildProviders(fileConfig.providers, env) : [new DemoProvider()]);
-  const store = await Store.open(options.databaseUrl);
+  const store = await Store.open(options.databaseUrl, { poolSize: options.dbPoolSize, statementTimeoutMs: options.dbStatementTimeoutMs });
   const admin = await bootstrapAdmin(store, env);
+  const shared = await buildSharedParts(
+    store,
+    router,
+    { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix, requestsPerMinute: options.rateLimitRpm ?? fileConfig?.limits.requestsPerMinute ?? DEFAULT_RATE_LIMIT_RPM },
+    logger,
+  );
   const usage = new UsageMeter(store.usage);
   usage.start(options.usageFlushMs);
 
@@ -56,19 +62,31 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     bodyLimitBytes: options.bodyLimitBytes ?? fileConfig?.limits.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     requestTimeoutMs: options.requestTimeoutMs,
     jsonMaxDepth: options.jsonMaxDepth,
+    metricsToken: options.metricsToken,
   };
   const lifecycle = new Lifecycle();
   const deps: GatewayDeps = {
     lifecycle,
     bodyBudget: new BodyBudget(options.inflightBodyBytes ?? DEFAULT_INFLIGHT_BODY_BYTES),
     store,
-    authenticator: new KeyAuthenticator(store.keys, store.users, store.database.changedElsewhere),
+    authenticator: shared.authenticator,
+    cluster: shared.cluster,
+    loginLimiter: shared.loginLimiter,
     router,
-    rateLimiter: new RateLimiter(options.rateLimitRpm ?? fileConfig?.limits.requestsPerMinute ?? DEFAULT_RATE_LIMIT_RPM),
+    rateLimiter: shared.rateLimiter,
     usage,
     settings,
     logger,
   };
+  deps.metrics = new GatewayMetrics({
+    pendingUsageBuckets: () => usage.pendingBuckets,
+    usageFlushFailures: () => usage.flushFailures,
+    databaseKeyLookups: () => shared.authenticator.databaseLookups,
+    openResponses: () => lifecycle.openResponses,
+  });
+  router.health.observe((verdict) => {
+    if (verdict.kind === 'failure') deps.metrics?.upstreamFailures.inc({ provider: verdict.provider });
+  });
   const text = buildTextApp(deps);
   const image = buildImageApp(deps);
   try {
@@ -77,6 +95,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   } catch (error) {
     await Promise.allSettled([text.close(), image.close()]);
     await usage.stop();
+    await shared.close();
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
@@ -92,6 +111,9 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // Not ready first, so load balancers move traffic away, while requests are still served.
+      lifecycle.notReady = true;
+      if (options.shutdownGraceMs) await new Promise((resolve) => setTimeout(resolve, options.shutdownGraceMs));
       lifecycle.draining = true;
       const closing = Promise.allSettled([text.close(), image.close()]);
       // A request in flight at the signal leaves a keep-alive connection behind when it finishes;
@@ -113,6 +135,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
       clearTimeout(timer);
       await usage.stop().catch((error) => logger?.error({ err: error }, 'usage flush failed at shutdown'));
       await router.close();
+      await shared.close();
       await store.close();
     })();
     return stopping;

@@ -7,6 +7,7 @@ import { keyListCommand } from './admin/key-list.ts';
 import { usageCommand } from './admin/usage.ts';
 import { userAddCommand } from './admin/user-add.ts';
 import { userListCommand } from './admin/user-list.ts';
+import { userStateCommand } from './admin/user-state.ts';
 
 export function adminCommand(ctx: CliContext): CommandModule {
   return {
@@ -17,7 +18,13 @@ export function adminCommand(ctx: CliContext): CommandModule {
         .command({
           command: 'user',
           describe: 'Manage users',
-          builder: (u) => u.command(userAddCommand(ctx) as never).command(userListCommand(ctx) as never).demandCommand(1, 'Name a user subcommand.'),
+          builder: (u) =>
+            u
+              .command(userAddCommand(ctx) as never)
+              .command(userListCommand(ctx) as never)
+              .command(userStateCommand(ctx, 'disable') as never)
+              .command(userStateCommand(ctx, 'enable') as never)
+              .demandCommand(1, 'Name a user subcommand.'),
           handler: () => undefined,
         })
         .command({

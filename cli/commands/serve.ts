@@ -22,6 +22,10 @@ interface Args extends StoreArgs {
   inflightBodyLimit?: number;
   requestTimeoutMs?: number;
   jsonMaxDepth?: number;
+  redisPrefix?: string;
+  dbPoolSize?: number;
+  dbStatementTimeoutMs?: number;
+  shutdownGraceMs?: number;
   drainMs: number;
   logLevel: string;
   printSystemdUnit?: boolean;
@@ -46,6 +50,10 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         .option('inflight-body-limit', { type: 'number', default: envNumber(env, 'GWCTL_INFLIGHT_BODY_LIMIT'), describe: 'Request bodies held in memory at once, in bytes; beyond it 503 + Retry-After (default 64 MiB) [env GWCTL_INFLIGHT_BODY_LIMIT]' })
         .option('request-timeout-ms', { type: 'number', default: envNumber(env, 'GWCTL_REQUEST_TIMEOUT_MS'), describe: 'Time a client has to send its whole request; 408 after it (default 120000) [env GWCTL_REQUEST_TIMEOUT_MS]' })
         .option('json-max-depth', { type: 'number', default: envNumber(env, 'GWCTL_JSON_MAX_DEPTH'), describe: 'Deepest JSON nesting accepted in request bodies (default 128) [env GWCTL_JSON_MAX_DEPTH]' })
+        .option('redis-prefix', { type: 'string', default: envString(env, 'GWCTL_REDIS_PREFIX'), describe: 'Prefix of every Redis key and channel, to share one Redis (default "gwctl:") [env GWCTL_REDIS_PREFIX]' })
+        .option('db-pool-size', { type: 'number', default: envNumber(env, 'GWCTL_DB_POOL_SIZE'), describe: 'PostgreSQL connections per instance (default 10) [env GWCTL_DB_POOL_SIZE]' })
+        .option('db-statement-timeout-ms', { type: 'number', default: envNumber(env, 'GWCTL_DB_STATEMENT_TIMEOUT_MS'), describe: 'PostgreSQL statement timeout, 0 = none (default 10000) [env GWCTL_DB_STATEMENT_TIMEOUT_MS]' })
+        .option('shutdown-grace-ms', { type: 'number', default: envNumber(env, 'GWCTL_SHUTDOWN_GRACE_MS'), describe: 'After a stop signal, how long /ready answers 503 while requests are still served, before draining (default 0) [env GWCTL_SHUTDOWN_GRACE_MS]' })
         .option('drain-ms', { type: 'number', default: envNumber(env, 'GWCTL_DRAIN_MS') ?? defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
         .option('log-level', {
           type: 'string',
@@ -65,7 +73,10 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           for (const [name, value] of [['rate-limit', a.rateLimit], ['body-limit', a.bodyLimit], ['drain-ms', a.drainMs]] as const) {
             if (value !== undefined && (!Number.isInteger(value) || value < 0)) return `--${name} must be a whole number >= 0, got ${value}.`;
           }
-          for (const [name, value] of [['inflight-body-limit', a.inflightBodyLimit], ['request-timeout-ms', a.requestTimeoutMs], ['json-max-depth', a.jsonMaxDepth]] as const) {
+          for (const [name, value] of [['db-statement-timeout-ms', a.dbStatementTimeoutMs], ['shutdown-grace-ms', a.shutdownGraceMs]] as const) {
+            if (value !== undefined && (!Number.isInteger(value) || value < 0)) return `--${name} must be a whole number >= 0, got ${value}.`;
+          }
+          for (const [name, value] of [['db-pool-size', a.dbPoolSize], ['inflight-body-limit', a.inflightBodyLimit], ['request-timeout-ms', a.requestTimeoutMs], ['json-max-depth', a.jsonMaxDepth]] as const) {
             if (value !== undefined && (!Number.isInteger(value) || value < 1)) return `--${name} must be a whole number >= 1, got ${value}.`;
           }
           for (const [name, value] of [['public-url', a.publicUrl], ['public-image-url', a.publicImageUrl]] as const) {
@@ -97,6 +108,13 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         inflightBodyBytes: args.inflightBodyLimit,
         requestTimeoutMs: args.requestTimeoutMs,
         jsonMaxDepth: args.jsonMaxDepth,
+        redisUrl: args.redisUrl ?? envString(ctx.env, 'GWCTL_REDIS_URL'),
+        redisPrefix: args.redisPrefix,
+        dbPoolSize: args.dbPoolSize,
+        dbStatementTimeoutMs: args.dbStatementTimeoutMs,
+        shutdownGraceMs: args.shutdownGraceMs,
+        // A secret: only from the environment, so it never shows in a process list.
+        metricsToken: envString(ctx.env, 'GWCTL_METRICS_TOKEN'),
         drainMs: args.drainMs,
         logLevel: args.logLevel,
       };
@@ -118,8 +136,8 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           'gwctl gateway is running',
           `  text API     ${gateway.textUrl}   chat-completions base URL: ${gateway.publicUrl}/v1   messages base URL: ${gateway.publicUrl}`,
           `  image API    ${gateway.imageUrl}   base URL: ${gateway.publicImageUrl}/v1`,
-          `  health       ${gateway.textUrl}/health`,
-          `  database     ${describeDatabaseUrl(databaseUrl)}`,
+          `  health       ${gateway.textUrl}/health (liveness)   ${gateway.textUrl}/ready (readiness)${options.metricsToken ? `   ${gateway.textUrl}/metrics (token)` : ''}`,
+          `  database     ${describeDatabaseUrl(databaseUrl)}${options.redisUrl ? `   shared state: ${describeDatabaseUrl(options.redisUrl)}` : ''}`,
           `  providers    ${providers}`,
           `  log in       ${gateway.publicUrl}/login as "${ADMIN_USERNAME}" (operator; keys, usage, chat and images are on the site)`,
           `  get a key    gwctl admin key create --user ${ADMIN_USERNAME}${dataFlags}`,

@@ -1,8 +1,12 @@
-// Resolves an API key to its owner with an in-memory cache that never outlives a deletion:
-// local deletions evict at once, and a change committed by another process clears the cache
-// before the next lookup.
+// Resolves an API key to its owner with an in-memory cache that never outlives a deletion. Local
+// deletions evict at once. Changes made by other processes reach the cache one of two ways:
+// - SQLite: the file's data_version moves, and the whole cache is dropped before the next lookup;
+// - PostgreSQL (several instances): revocation feeds (LISTEN/NOTIFY, Redis) name what to drop.
+//   While any feed is disconnected, the cache is bypassed and every request reads the database.
+// In steady state a request costs no query.
 import { maskKey } from '../../core/redact.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import type { RevocationEvent, RevocationFeed } from '../cluster/revocation.ts';
 import { hashApiKey } from './api-key-values.ts';
 import type { KeysRepo } from '../store/keys-repo.ts';
 import type { UsersRepo } from '../store/users-repo.ts';
@@ -13,51 +17,96 @@ export interface AuthContext {
   username: string;
 }
 
+export interface CacheInvalidation {
+  /** SQLite: true when another connection committed a change since the last call. */
+  changedElsewhere?: () => boolean;
+  /** PostgreSQL: the feeds that carry other instances' revocations. */
+  feeds?: RevocationFeed[];
+}
+
 const MAX_CACHED = 10_000;
 
 export class KeyAuthenticator {
   private readonly cache = new Map<string, AuthContext>();
+  /** Moves on every revocation, so a lookup that raced with one does not cache what it read. */
+  private generation = 0;
+  /** Lookups that went to the database (for the scale-out benchmark and metrics). */
+  databaseLookups = 0;
 
   constructor(
     private readonly keys: KeysRepo,
     private readonly users: UsersRepo,
-    /** From the store: true when another connection changed the data; undefined disables caching. */
-    private readonly changedElsewhere: (() => boolean) | undefined,
+    private readonly invalidation: CacheInvalidation = {},
   ) {}
+
+  /** Subscribes to the revocation feeds; call once at start. */
+  async start(): Promise<void> {
+    for (const feed of this.invalidation.feeds ?? []) {
+      await feed.start({ event: (event) => this.revoke(event), resync: () => this.clear() });
+    }
+  }
+
+  private cacheUsable(): boolean {
+    const { changedElsewhere, feeds } = this.invalidation;
+    if (changedElsewhere) {
+      if (changedElsewhere()) this.clear();
+      return true;
+    }
+    return feeds !== undefined && feeds.length > 0 && feeds.every((feed) => feed.connected);
+  }
 
   async authenticate(key: string): Promise<AuthContext> {
     const hash = hashApiKey(key);
-    if (this.changedElsewhere) {
-      if (this.changedElsewhere()) this.cache.clear();
+    const usable = this.cacheUsable();
+    if (usable) {
       const cached = this.cache.get(hash);
       if (cached) return cached;
     }
+    const generation = this.generation;
+    this.databaseLookups += 1;
     const record = await this.keys.findByValue(key);
     const owner = record ? await this.users.findById(record.userId) : undefined;
     if (!record || !owner) {
       throw new GatewayError(
         401,
         'invalid_api_key',
-        `Invalid API key (${maskKey(key)}): it is unknown, incomplete or was deleted. Copy the key again, or create a new one on the keys page.`,
+        `Invalid API key (${maskKey(key)}): it is unknown, incomplete or was deleted. A deleted key cannot come back: create a new one on the keys page; otherwise copy the key again.`,
       );
     }
     if (owner.disabled) {
       throw new GatewayError(401, 'account_disabled', `The account that owns this key (${maskKey(key)}) is disabled. Ask an operator.`);
     }
     const context: AuthContext = { keyId: record.id, userId: owner.id, username: owner.username };
-    if (this.changedElsewhere) {
+    if (usable && generation === this.generation) {
       if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(hash, context);
     }
     return context;
   }
 
+  revoke(event: RevocationEvent): void {
+    this.generation += 1;
+    if (event.kind === 'key') this.forgetKey(event.id);
+    else this.forgetUser(event.id);
+  }
+
+  private clear(): void {
+    this.generation += 1;
+    this.cache.clear();
+  }
+
   /** Called by this process after it deletes a key or disables a user. */
   forgetKey(keyId: string): void {
+    this.generation += 1;
     for (const [hash, context] of this.cache) if (context.keyId === keyId) this.cache.delete(hash);
   }
 
   forgetUser(userId: string): void {
+    this.generation += 1;
     for (const [hash, context] of this.cache) if (context.userId === userId) this.cache.delete(hash);
+  }
+
+  async close(): Promise<void> {
+    for (const feed of this.invalidation.feeds ?? []) await feed.close();
   }
 }

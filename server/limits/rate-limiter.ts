@@ -8,6 +8,12 @@ export interface RateDecision {
   resetMs: number;
 }
 
+/** A per-key limit: this in-memory one, or the one shared through Redis by several instances. */
+export interface RateLimit {
+  readonly enabled: boolean;
+  take(subject: string): RateDecision | Promise<RateDecision>;
+}
+
 interface Window {
   startedAt: number;
   count: number;
@@ -15,7 +21,7 @@ interface Window {
 
 const WINDOW_MS = 60_000;
 
-export class RateLimiter {
+export class RateLimiter implements RateLimit {
   private readonly windows = new Map<string, Window>();
   private sweptAt = 0;
 

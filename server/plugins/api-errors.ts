@@ -6,6 +6,7 @@ import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError } from '../providers/provider.ts';
 import type { GatewaySettings } from '../gateway-deps.ts';
 import { surfaceOf } from '../gateway-request.ts';
+import { isDatabaseUnavailable } from '../store/database-errors.ts';
 
 /**
  * Failures no retry can fix: a wrong, deleted or malformed key, a disabled account, a provider
@@ -65,6 +66,11 @@ export function toGatewayError(error: FastifyError | Error, settings: GatewaySet
       `The upstream provider "${error.providerName}" ${what} (${error.message}). Retry later; if it persists, the gateway operator should check that provider.`,
     );
   }
+  if (isDatabaseUnavailable(error)) {
+    return new GatewayError(503, 'database_unavailable', 'The gateway cannot reach its database right now. Retry in a moment; the operator has been told by the logs.', {
+      headers: { 'retry-after': '1' },
+    });
+  }
   const fe = error as FastifyError;
   if (fe.validation) {
     const field = fieldOf(fe);
@@ -90,7 +96,10 @@ export function toGatewayError(error: FastifyError | Error, settings: GatewaySet
 export function registerApiErrorHandling(app: FastifyInstance, settings: GatewaySettings, notFound: (request: FastifyRequest) => GatewayError): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const gatewayError = toGatewayError(error, settings);
-    if (gatewayError.status >= 500 && !(error instanceof UpstreamError)) request.log.error({ err: error }, 'request failed');
+    if (gatewayError.status >= 500 && !(error instanceof UpstreamError)) {
+      if (gatewayError.code === 'database_unavailable') request.log.warn({ err: { message: (error as Error).message, code: (error as { code?: string }).code } }, 'database unavailable');
+      else request.log.error({ err: error }, 'request failed');
+    }
     return sendApiError(request, reply, gatewayError);
   });
   app.setNotFoundHandler((request, reply) => sendApiError(request, reply, notFound(request)));

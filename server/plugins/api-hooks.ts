@@ -31,6 +31,7 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
       if (!reply.raw.writableFinished && request.gateway.reachedProvider) {
         request.gateway.outcome ??= deps.lifecycle?.draining ? 'shutdown_cut' : 'client_aborted';
         recordUsageOnce(deps, request, request.gateway.outcomeStatus ?? reply.statusCode);
+        observeRequest(deps, request, reply);
       }
       deps.lifecycle?.end();
     });
@@ -65,7 +66,36 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
 
   app.addHook('onResponse', async (request, reply) => {
     recordUsageOnce(deps, request, reply.statusCode);
+    observeRequest(deps, request, reply);
   });
+
+  // A streamed answer is open from here until its response closes.
+  if (deps.metrics) {
+    const openStreams = deps.metrics.openStreams;
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (payload && typeof (payload as { pipe?: unknown }).pipe === 'function' && String(reply.getHeader('content-type') ?? '').includes('event-stream')) {
+        openStreams.inc();
+        reply.raw.once('close', () => openStreams.dec());
+      }
+      return payload;
+    });
+  }
+}
+
+/** One answered (or abandoned) API request in the metrics. */
+function observeRequest(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply): void {
+  const metrics = deps.metrics;
+  const route = request.routeOptions.url;
+  if (!metrics || !route?.startsWith('/v1/') || request.gateway?.observed) return;
+  request.gateway.observed = true;
+  const provider = String(reply.getHeader('x-gateway-provider') ?? '');
+  const status = request.gateway.outcome ?? String(request.gateway.outcomeStatus ?? reply.statusCode);
+  metrics.requests.inc({ route, status, model: request.gateway.model ?? '', provider });
+  metrics.duration.observe({ route }, reply.elapsedTime / 1000);
+  const overhead = Number(reply.getHeader('x-gateway-overhead-ms'));
+  if (Number.isFinite(overhead)) metrics.overhead.observe({ route }, overhead / 1000);
+  const attempts = Number(reply.getHeader('x-gateway-attempts'));
+  if (attempts > 1) metrics.retries.inc({ route }, attempts - 1);
 }
 
 /** What a request's body will hold in memory: its Content-Length, or the limit when it streams without one. */
@@ -112,7 +142,7 @@ export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boo
     });
     request.gateway.auth = await deps.authenticator.authenticate(key);
     if (!deps.rateLimiter.enabled) return;
-    const decision = deps.rateLimiter.take(request.gateway.auth.keyId);
+    const decision = await deps.rateLimiter.take(request.gateway.auth.keyId);
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     const headers: Record<string, string> = {
       'x-ratelimit-limit-requests': String(decision.limit),
@@ -126,6 +156,7 @@ export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boo
     }
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);
     if (!decision.allowed) {
+      deps.metrics?.rateLimited.inc();
       throw new GatewayError(
         429,
         'rate_limit_exceeded',

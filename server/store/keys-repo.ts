@@ -1,5 +1,6 @@
 // API keys: created with a value returned once, stored as a hash, listed masked, deleted by their owner.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { RevocationEvent } from '../cluster/revocation.ts';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../auth/api-key-values.ts';
 import { newId } from '../auth/random-tokens.ts';
 import type { ApiKeysTable, Database } from './schema.ts';
@@ -34,8 +35,13 @@ function toRecord(row: Omit<ApiKeysTable, 'key_hash'>): ApiKeyRecord {
 
 const PUBLIC_COLUMNS = ['id', 'user_id', 'name', 'hint', 'created_at', 'last_used_at'] as const;
 
+export type NotifyRevocation = (trx: Transaction<Database>, event: RevocationEvent) => Promise<void>;
+
 export class KeysRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly notifyRevocation?: NotifyRevocation,
+  ) {}
 
   async create(userId: string, name?: string | null): Promise<CreatedApiKey> {
     const label = name?.trim() ? name.trim() : null;
@@ -82,15 +88,22 @@ export class KeysRepo {
 
   /** Deletes a key only when it belongs to the user; false for unknown ids and other users' keys alike. */
   async deleteOwned(userId: string, id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('api_keys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('api_keys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      const deleted = Number(result.numDeletedRows) > 0;
+      if (deleted) await this.notifyRevocation?.(trx, { kind: 'key', id });
+      return deleted;
+    });
   }
 
   /** Operator deletion regardless of owner. */
   async deleteById(id: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.db.selectFrom('api_keys').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
-    if (!row) return undefined;
-    await this.db.deleteFrom('api_keys').where('id', '=', id).execute();
-    return toRecord(row);
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('api_keys').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      await trx.deleteFrom('api_keys').where('id', '=', id).execute();
+      await this.notifyRevocation?.(trx, { kind: 'key', id });
+      return toRecord(row);
+    });
   }
 }

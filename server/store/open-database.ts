@@ -3,7 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { encodeRevocation, REVOCATION_CHANNEL, type RevocationEvent } from '../cluster/revocation.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { describeDatabaseUrl } from './database-url.ts';
 import type { Database } from './schema.ts';
@@ -20,12 +21,27 @@ export interface OpenedDatabase {
    * Undefined when the dialect cannot tell, in which case callers must not cache.
    */
   changedElsewhere?: () => boolean;
+  /**
+   * PostgreSQL: sends a revocation to every listening instance as part of the transaction that
+   * made it, so the event exists exactly when the change committed. SQLite needs none (data_version).
+   */
+  notifyRevocation?: (trx: Transaction<Database>, event: RevocationEvent) => Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-export async function openDatabase(url: string): Promise<OpenedDatabase> {
-  const opened = url.startsWith('sqlite:') ? openSqlite(url) : url.startsWith('postgres') ? await openPostgres(url) : undefined;
+export interface DatabaseOptions {
+  /** PostgreSQL: connections in the pool (default 10). */
+  poolSize?: number;
+  /** PostgreSQL: longest a statement may run before the server cancels it (default 10 s; 0 = none). */
+  statementTimeoutMs?: number;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
+
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<OpenedDatabase> {
+  const opened = url.startsWith('sqlite:') ? openSqlite(url) : url.startsWith('postgres') ? await openPostgres(url, options) : undefined;
   if (!opened) {
     throw new ConfigError(
       'bad_database_url',
@@ -34,7 +50,7 @@ export async function openDatabase(url: string): Promise<OpenedDatabase> {
     );
   }
   try {
-    await migrate(opened.db);
+    await migrate(opened.db, opened.dialect);
   } catch (error) {
     await opened.close();
     throw new ConfigError(
@@ -79,16 +95,28 @@ function openSqlite(url: string): OpenedDatabase {
   };
 }
 
-async function openPostgres(url: string): Promise<OpenedDatabase> {
+async function openPostgres(url: string, options: DatabaseOptions): Promise<OpenedDatabase> {
   // Loaded only for PostgreSQL: the embedded default never pays for the driver.
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // A lost connection must not crash the process; queries report it instead.
+  const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: 5_000,
+    ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
+  });
+  // A lost connection must never crash the process: an idle client's error reaches the pool, a
+  // checked-out one's reaches the client itself (both unhandled would be fatal). The query that
+  // was running fails on its own and is answered 503.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',
+    notifyRevocation: async (trx, event) => {
+      await sql`select pg_notify(${REVOCATION_CHANNEL}, ${encodeRevocation(event)})`.execute(trx);
+    },
     ping: async () => {
       try {
         await sql`select id from schema_probe limit 1`.execute(db);
@@ -103,7 +131,23 @@ async function openPostgres(url: string): Promise<OpenedDatabase> {
   };
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
+/** Any 64-bit number shared by every gwctl process: migrations of one database run one at a time. */
+const MIGRATION_LOCK = 7_430_261_123;
+
+async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
+  if (dialect !== 'postgres') return migrateNow(db);
+  // Instances started together on an empty database: one migrates, the others wait for it.
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    try {
+      await migrateNow(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+    }
+  });
+}
+
+async function migrateNow(db: Kysely<Database>): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

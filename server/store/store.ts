@@ -1,5 +1,5 @@
 // The repositories over one opened database.
-import { openDatabase, type OpenedDatabase } from './open-database.ts';
+import { openDatabase, type DatabaseOptions, type OpenedDatabase } from './open-database.ts';
 import { ConversationsRepo } from './conversations-repo.ts';
 import { KeysRepo } from './keys-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
@@ -14,15 +14,15 @@ export class Store {
   readonly conversations: ConversationsRepo;
 
   constructor(readonly database: OpenedDatabase) {
-    this.users = new UsersRepo(database.db);
-    this.keys = new KeysRepo(database.db);
+    this.users = new UsersRepo(database.db, database.notifyRevocation);
+    this.keys = new KeysRepo(database.db, database.notifyRevocation);
     this.usage = new UsageRepo(database.db);
     this.sessions = new SessionsRepo(database.db);
     this.conversations = new ConversationsRepo(database.db);
   }
 
-  static async open(url: string): Promise<Store> {
-    return new Store(await openDatabase(url));
+  static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {
+    return new Store(await openDatabase(url, options));
   }
 
   ping(): Promise<boolean> {

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { hashPassword, verifyPassword } from '../auth/password-hash.ts';
 import { newId } from '../auth/random-tokens.ts';
+import type { NotifyRevocation } from './keys-repo.ts';
 import type { Database, UsersTable } from './schema.ts';
 
 export interface User {
@@ -29,7 +30,10 @@ function toUser(row: UsersTable): User {
 }
 
 export class UsersRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly notifyRevocation?: NotifyRevocation,
+  ) {}
 
   async create(username: string, password: string, options: { isAdmin?: boolean } = {}): Promise<User> {
     if (!USERNAME_PATTERN.test(username)) {
@@ -81,8 +85,12 @@ export class UsersRepo {
   }
 
   async setDisabled(id: string, disabled: boolean): Promise<boolean> {
-    const result = await this.db.updateTable('users').set({ disabled: disabled ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('users').set({ disabled: disabled ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+      const changed = Number(result.numUpdatedRows) > 0;
+      if (changed && disabled) await this.notifyRevocation?.(trx, { kind: 'user', id });
+      return changed;
+    });
   }
 
   async setPassword(id: string, password: string): Promise<void> {

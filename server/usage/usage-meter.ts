@@ -31,6 +31,8 @@ export class UsageMeter {
   private hourCache = { start: -1, label: '' };
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Writes that failed since start; their batches were kept and are written with a later flush. */
+  flushFailures = 0;
 
   constructor(
     private readonly repo: UsageRepo,
@@ -113,6 +115,7 @@ export class UsageMeter {
       const lastUsedAt = new Map([...lastUsed].map(([id, at]) => [id, new Date(at).toISOString()]));
       await this.repo.apply([...batch.values()], lastUsedAt, [...sessions.values()]);
     } catch (error) {
+      this.flushFailures += 1;
       for (const [id, delta] of batch) this.mergeBack(id, delta);
       for (const [id, delta] of sessions) this.mergeSessionBack(id, delta);
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);

@@ -13,7 +13,6 @@ import { registerImagesApi } from './api/images-api.ts';
 import { registerKeysApi } from './api/keys-api.ts';
 import { registerModelsApi } from './api/models-api.ts';
 import { html } from './html.ts';
-import { KeyFlash } from './key-flash.ts';
 import { layout } from './layout.ts';
 import { registerAdminPages } from './pages/admin.ts';
 import { registerAppPages } from './pages/apps.ts';
@@ -63,8 +62,8 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
       return reply.redirect(request.webUser ? '/apps/chat' : '/login', 302);
     });
 
-    registerLogin(web, deps, new LoginLimiter());
-    registerKeysPages(web, deps, new KeyFlash());
+    registerLogin(web, deps, deps.loginLimiter ?? new LoginLimiter());
+    registerKeysPages(web, deps);
     registerUsagePage(web, deps);
     registerAppPages(web, deps);
     registerAdminPages(web, deps);

@@ -38,7 +38,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
   const router = new ModelRouter(options.providers ?? [new DemoProvider({ chunkDelayMs: 0 })]);
   const deps: GatewayDeps = {
     store,
-    authenticator: new KeyAuthenticator(store.keys, store.users, store.database.changedElsewhere),
+    authenticator: new KeyAuthenticator(store.keys, store.users, { changedElsewhere: store.database.changedElsewhere }),
     router,
     rateLimiter: new RateLimiter(options.rateLimitRpm ?? 0),
     usage: new UsageMeter(store.usage),

@@ -171,13 +171,16 @@ describe('upstream failures', () => {
   });
 });
 
-test('GET /health is 200 while the database answers and 503 when it does not', async () => {
+test('GET /health is liveness (200 while serving); GET /ready is 503 with the reason when the database does not answer', async () => {
   const local = await createTestGateway();
   assert.deepEqual((await local.text.inject({ url: '/health' })).json(), { status: 'ok' });
   assert.equal((await local.image.inject({ url: '/health' })).statusCode, 200);
+  assert.deepEqual((await local.text.inject({ url: '/ready' })).json(), { status: 'ready' });
   await local.store.close();
-  const down = await local.text.inject({ url: '/health' });
+  assert.equal((await local.text.inject({ url: '/health' })).statusCode, 200, 'alive: a restart would not help');
+  const down = await local.text.inject({ url: '/ready' });
   assert.equal(down.statusCode, 503);
-  assert.equal(down.json().status, 'unavailable');
+  assert.equal(down.headers['retry-after'], '1');
+  assert.deepEqual(down.json(), { status: 'unavailable', reasons: ['the database does not answer'] });
   await local.close();
 });

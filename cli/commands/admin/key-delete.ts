@@ -2,7 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { toJson } from '../../output/format-table.ts';
-import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
+import { announceRevocation, withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
 interface Args extends StoreArgs {
   id: string;
@@ -20,6 +20,7 @@ export function keyDeleteCommand(ctx: CliContext): CommandModule<object, Args> {
     handler: async (args) => {
       const deleted = await withStore(args, ctx.env, (store) => store.keys.deleteById(args.id));
       if (!deleted) throw new CliError(`No key with id "${args.id}".`, 'List keys with `gwctl admin key list`.');
+      await announceRevocation(args, ctx.env, { kind: 'key', id: deleted.id });
       if (args.json) ctx.stdout(toJson({ deleted: true, id: deleted.id, hint: deleted.hint }));
       else ctx.stdout(`Deleted key ${deleted.id} (${deleted.hint}). Requests with it now answer 401.\n`);
       ctx.finish(EXIT.ok);

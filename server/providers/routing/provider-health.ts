@@ -16,10 +16,33 @@ export interface HealthPolicy {
   cooldownMs: number;
 }
 
+/** A verdict on a provider, as other instances learn it (see cluster/shared-health.ts). */
+export interface HealthVerdict {
+  provider: string;
+  kind: 'success' | 'failure';
+  policy?: HealthPolicy;
+}
+
 export class ProviderHealth {
   private readonly entries = new Map<string, Entry>();
+  /** Told about every verdict reached here (other instances, metrics). */
+  private readonly observers: Array<(verdict: HealthVerdict) => void> = [];
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  observe(observer: (verdict: HealthVerdict) => void): void {
+    this.observers.push(observer);
+  }
+
+  private tell(verdict: HealthVerdict): void {
+    for (const observer of this.observers) observer(verdict);
+  }
+
+  /** A verdict reached by another instance: counted like a local one, not passed on again. */
+  apply(verdict: HealthVerdict): void {
+    if (verdict.kind === 'success') this.entries.delete(verdict.provider);
+    else if (verdict.policy) this.recordFailure(verdict.provider, verdict.policy);
+  }
 
   state(name: string): HealthState {
     const entry = this.entries.get(name);
@@ -45,10 +68,16 @@ export class ProviderHealth {
   }
 
   success(name: string): void {
-    this.entries.delete(name);
+    // Only a change is news for the other instances: a healthy provider answering stays healthy.
+    if (this.entries.delete(name)) this.tell({ provider: name, kind: 'success' });
   }
 
   failure(name: string, policy: HealthPolicy): void {
+    this.recordFailure(name, policy);
+    this.tell({ provider: name, kind: 'failure', policy });
+  }
+
+  private recordFailure(name: string, policy: HealthPolicy): void {
     const entry = this.entries.get(name) ?? { failures: 0 };
     entry.failures += 1;
     const now = this.now();

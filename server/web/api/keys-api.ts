@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { KEY_NAME_MAX_LENGTH } from '../../store/keys-repo.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
+import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 
 export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
   const onRequest = requireApi(deps);
@@ -25,7 +26,7 @@ export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
   app.delete<{ Params: { id: string } }>('/web/api/keys/:id', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const deleted = await deps.store.keys.deleteOwned(request.webUser!.id, request.params.id);
     if (!deleted) return reply.code(404).send({ error: { message: 'No such key among yours.' } });
-    deps.authenticator.forgetKey(request.params.id);
+    revokeEverywhere(deps, { kind: 'key', id: request.params.id });
     return reply.code(204).send();
   });
 }

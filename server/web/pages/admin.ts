@@ -8,6 +8,7 @@ import { layout } from '../layout.ts';
 import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { summarize } from '../usage-summary.ts';
 import { totalsTable } from './usage.ts';
+import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 
 export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): void {
   const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -77,7 +78,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
     if (!(await deps.store.users.setDisabled(id, action === 'disable'))) return page(request, reply.code(404), { text: 'No such user.', error: true });
     if (action === 'disable') {
       await deps.store.sessions.deleteForUser(id);
-      deps.authenticator.forgetUser(id);
+      revokeEverywhere(deps, { kind: 'user', id });
     }
     return page(request, reply, { text: action === 'disable' ? 'User disabled: their sessions ended and their keys answer 401.' : 'User enabled.' });
   });

@@ -1,14 +1,16 @@
 // /keys: the logged-in user's own keys with this month's usage; create (value shown once) and
-// delete with confirmation. Works without JavaScript; keys.js upgrades create to an in-page call.
-import type { FastifyInstance } from 'fastify';
+// delete with confirmation. Works without JavaScript: the form's answer is the page with the new
+// key on it (nothing is kept for a later view, so any instance can serve it and the value exists
+// only in that one answer); keys.js upgrades create to an in-page call.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import type { ApiKeyRecord, CreatedApiKey } from '../../store/keys-repo.ts';
 import { KEY_NAME_MAX_LENGTH } from '../../store/keys-repo.ts';
 import { formatCount, monthStartHour, shortTime } from '../format.ts';
 import { html } from '../html.ts';
-import type { KeyFlash } from '../key-flash.ts';
 import { layout } from '../layout.ts';
 import { checkCsrf, requirePage } from '../session/web-session.ts';
+import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 
 export function createdKeyPanel(key: CreatedApiKey) {
   return html`<section class="card created" id="created-key" role="status">
@@ -44,12 +46,11 @@ function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } |
   </tr>`;
 }
 
-export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps, flash: KeyFlash): void {
+export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void {
   const onRequest = requirePage(deps);
 
-  app.get<{ Querystring: { deleted?: string } }>('/keys', { onRequest }, async (request, reply) => {
+  async function keysPage(request: FastifyRequest<{ Querystring: { deleted?: string } }>, reply: FastifyReply, created?: CreatedApiKey) {
     const user = request.webUser!;
-    const created = flash.take(request.webSession!.id);
     const keys = await deps.store.keys.listForUser(user.id);
     const usage = await monthUsageByKey(deps, user.id);
     const body = html`
@@ -82,13 +83,15 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps, flash
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
       .send(layout({ title: 'API keys', active: 'keys', user, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/keys.js'] }));
-  });
+  }
+
+  app.get<{ Querystring: { deleted?: string } }>('/keys', { onRequest }, async (request, reply) => keysPage(request, reply));
 
   app.post<{ Body: { name?: string } }>('/keys', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const name = String(request.body?.name ?? '').slice(0, KEY_NAME_MAX_LENGTH);
     const created = await deps.store.keys.create(request.webUser!.id, name);
-    flash.put(request.webSession!.id, created);
-    return reply.redirect('/keys', 303);
+    // Answered in place (201, never cached): a reload asks before sending the form again.
+    return keysPage(request as unknown as FastifyRequest<{ Querystring: { deleted?: string } }>, reply.code(201), created);
   });
 
   app.get<{ Params: { id: string } }>('/keys/:id/delete', { onRequest }, async (request, reply) => {
@@ -110,7 +113,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps, flash
   app.post<{ Params: { id: string } }>('/keys/:id/delete', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const deleted = await deps.store.keys.deleteOwned(request.webUser!.id, request.params.id);
     if (!deleted) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage(request.webUser!, request.webSession!.csrfToken));
-    deps.authenticator.forgetKey(request.params.id);
+    revokeEverywhere(deps, { kind: 'key', id: request.params.id });
     return reply.redirect('/keys?deleted=1', 303);
   });
 }

@@ -48,7 +48,7 @@ export function registerLogin(app: FastifyInstance, deps: GatewayDeps, limiter: 
     if (isCrossSite(request) || !cookieToken || body._csrf !== cookieToken) {
       return loginPage(reply, request, deps, { next, username, status: 403, error: 'This login form expired or came from another site. Please try again.' });
     }
-    const wait = limiter.retryAfterMs(request.ip, username);
+    const wait = await limiter.retryAfterMs(request.ip, username);
     if (wait > 0) {
       reply.header('retry-after', String(Math.ceil(wait / 1000)));
       return loginPage(reply, request, deps, { next, username, status: 429, error: `Too many failed attempts. Try again in ${Math.ceil(wait / 60_000)} minute(s).` });
@@ -62,10 +62,10 @@ export function registerLogin(app: FastifyInstance, deps: GatewayDeps, limiter: 
     }
     const user = checked.user;
     if (!user) {
-      limiter.fail(request.ip, username);
+      await limiter.fail(request.ip, username);
       return loginPage(reply, request, deps, { next, username, status: 401, error: 'Wrong user name or password, or the account is disabled.' });
     }
-    limiter.succeed(request.ip, username);
+    await limiter.succeed(request.ip, username);
     // Rotation: whatever session the browser had is dropped and a fresh token issued.
     await loadSession(deps, request);
     if (request.webSession) await deps.store.sessions.delete(request.webSession.id);
