@@ -2,9 +2,10 @@
 // messages client also the variables of the active profile (and its model when client.model is
 // set). The key appears only as a placeholder or a variable reference, never as a value.
 import type { ResolvedSettings } from './resolve-settings.ts';
+import { CODEX_CONFIG_NOTE, CODEX_KEY_VAR, codexConfigToml } from './codex-config.ts';
 import { serviceAddress } from './service-address.ts';
 
-export type ClientType = 'chat' | 'messages' | 'images';
+export type ClientType = 'chat' | 'messages' | 'responses' | 'images';
 
 export interface ClientEntry {
   type: ClientType;
@@ -14,6 +15,16 @@ export interface ClientEntry {
   baseUrlNote: string;
   apiKey: string;
   env?: Record<string, string>;
+  /** Settings files to write for a named client (the Codex CLI's config.toml for Responses clients). */
+  files?: ClientFile[];
+}
+
+export interface ClientFile {
+  client: string;
+  path: string;
+  text: string;
+  /** How to put the text in (e.g. where in the file). */
+  note: string;
 }
 
 export interface ClientEntries {
@@ -31,10 +42,10 @@ export interface ClientEntriesOptions {
 export function clientEntries(settings: ResolvedSettings, options: ClientEntriesOptions): ClientEntries {
   const tokenVar = settings['client.tokenVar'].value as string;
   const key = options.keyRef === 'env' ? `\${${tokenVar}}` : '<API_KEY>';
-  const wanted: ClientType[] = options.type ? [options.type] : ['chat', 'messages', 'images'];
+  const wanted: ClientType[] = options.type ? [options.type] : ['chat', 'messages', 'responses', 'images'];
   const notes: string[] = [];
   const entries: ClientEntry[] = [];
-  const text = wanted.includes('chat') || wanted.includes('messages') ? serviceAddress(settings) : undefined;
+  const text = wanted.some((t) => t !== 'images') ? serviceAddress(settings) : undefined;
   if (text?.hadV1) notes.push(`baseUrl ends with /v1; {base_url} is ${text.root} (the /v1 is added below where a client needs it).`);
   if (text && wanted.includes('chat')) {
     entries.push({ type: 'chat', title: 'Chat-completions client (SDKs, CLI agents, chat desktop apps)', providerType: 'OpenAI-compatible (chat completions)', baseUrl: `${text.root}/v1`, baseUrlNote: 'must end with /v1', apiKey: key });
@@ -52,6 +63,17 @@ export function clientEntries(settings: ResolvedSettings, options: ClientEntries
         [tokenVar]: key,
         ...(settings['client.model'].value ? { [settings['client.modelVar'].value as string]: settings['client.model'].value as string } : {}),
       },
+    });
+  }
+  if (text && wanted.includes('responses')) {
+    entries.push({
+      type: 'responses',
+      title: 'Responses-API client (Codex CLI, agents on the OpenAI Responses API)',
+      providerType: 'OpenAI-compatible (Responses API)',
+      baseUrl: `${text.root}/v1`,
+      baseUrlNote: 'must end with /v1: the client appends /responses',
+      apiKey: options.keyRef === 'env' ? `\${${CODEX_KEY_VAR}}` : '<API_KEY>',
+      files: [{ client: 'Codex CLI', path: '~/.codex/config.toml', text: codexConfigToml(`${text.root}/v1`, (settings['client.model'].value as string | null) ?? null), note: CODEX_CONFIG_NOTE }],
     });
   }
   if (wanted.includes('images')) {

@@ -12,6 +12,7 @@ import { ScrollBox } from '../components/scroll-box.tsx';
 import { StatusMark } from '../components/status-mark.tsx';
 import { movement } from '../hooks/keys.ts';
 import { useScreenKeys, useSession } from '../hooks/session.ts';
+import type { ClientEntry } from '../../core/config/client-entries.ts';
 import { useClientConfig, type ClientChange } from '../hooks/use-client-config.ts';
 import { useScroll } from '../hooks/use-scroll.ts';
 import { describeEntry } from '../hooks/use-start-client.ts';
@@ -106,6 +107,42 @@ export function ClientConfigScreen() {
       </ScreenFrame>
     );
   }
+  // Entries with a settings file to copy are long: they come after the pinned entries.
+  const entryBlock = (e: ClientEntry) => (
+    <Box key={e.type} flexDirection="column" marginBottom={1}>
+      <Text bold>{e.title}</Text>
+      <Field label="  Provider" width={12} theme={theme}>
+        {e.providerType}
+      </Field>
+      <Field label="  Base URL" width={12} theme={theme}>
+        <Text>
+          {e.baseUrl} <Text color={theme.color('muted')}>({e.baseUrlNote})</Text>
+        </Text>
+      </Field>
+      <Field label="  API key" width={12} theme={theme}>
+        <Text>
+          {e.apiKey} <Text color={theme.color('muted')}>(your own key; never share it)</Text>
+        </Text>
+      </Field>
+      {e.env && (
+        <Field label="  Variables" width={12} theme={theme}>
+          {Object.entries(e.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join('  ')}
+        </Field>
+      )}
+      {e.files?.map((f) => (
+        <Box key={f.path} flexDirection="column">
+          <Field label={`  ${f.client}`} width={12} theme={theme}>
+            <Text>
+              {f.path} <Text color={theme.color('muted')}>({f.note})</Text>
+            </Text>
+          </Field>
+          <Text color={theme.color('muted')}>{f.text.replace(/^(?=.)/gm, '    ')}</Text>
+        </Box>
+      ))}
+    </Box>
+  );
   return (
     <ScreenFrame title="Client config" hints={[['c', 'clean pinned'], ['R', 'restore'], ['j/k', 'scroll'], BACK, HELP]} help={CLIENT_HELP}>
       <ScrollBox height={viewport} offset={scroll.offset} contentHeight={scroll.contentHeight} onContentHeight={scroll.onContentHeight} theme={theme}>
@@ -119,41 +156,7 @@ export function ClientConfigScreen() {
           </Box>
         )}
         {config.entriesProblem && <Problem message={config.entriesProblem.message} remedy={config.entriesProblem.remedy} theme={theme} />}
-        {config.entries?.entries.map((e) => (
-          <Box key={e.type} flexDirection="column" marginBottom={1}>
-            <Text bold>{e.title}</Text>
-            <Field label="  Provider" width={12} theme={theme}>
-              {e.providerType}
-            </Field>
-            <Field label="  Base URL" width={12} theme={theme}>
-              <Text>
-                {e.baseUrl} <Text color={theme.color('muted')}>({e.baseUrlNote})</Text>
-              </Text>
-            </Field>
-            <Field label="  API key" width={12} theme={theme}>
-              <Text>
-                {e.apiKey} <Text color={theme.color('muted')}>(your own key; never share it)</Text>
-              </Text>
-            </Field>
-            {e.env && (
-              <Field label="  Variables" width={12} theme={theme}>
-                {Object.entries(e.env)
-                  .map(([k, v]) => `${k}=${v}`)
-                  .join('  ')}
-              </Field>
-            )}
-            {e.files?.map((f) => (
-              <Box key={f.path} flexDirection="column">
-                <Field label={`  ${f.client}`} width={12} theme={theme}>
-                  <Text>
-                    {f.path} <Text color={theme.color('muted')}>({f.note})</Text>
-                  </Text>
-                </Field>
-                <Text color={theme.color('muted')}>{f.text.replace(/^(?=.)/gm, '    ')}</Text>
-              </Box>
-            ))}
-          </Box>
-        ))}
+        {config.entries?.entries.filter((e) => !e.files).map(entryBlock)}
         {config.entries?.notes.map((n, i) => (
           <Text key={i} color={theme.color('muted')}>
             note: {n}
@@ -180,6 +183,7 @@ export function ClientConfigScreen() {
         <Text color={theme.color('muted')} wrap="truncate-end">
           Settings files looked at: {config.profileFiles.map(tilde).join(', ') || '(none)'}
         </Text>
+        {config.entries?.entries.filter((e) => e.files).map(entryBlock)}
         {config.start && !config.start.problem && (
           <Box flexDirection="column" marginTop={1}>
             <Text bold>

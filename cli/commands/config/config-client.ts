@@ -19,7 +19,7 @@ export function configClientCommand(ctx: CliContext): CommandModule<object, Args
     builder: (y) =>
       settingsOptions
         .add(y, ['baseUrl', 'imageBaseUrl', 'client.profile', 'client.baseUrlVar', 'client.tokenVar', 'client.model', 'client.modelVar'])
-        .option('type', { choices: ['chat', 'messages', 'images'] as const, describe: 'Only this kind of client (default: all)' })
+        .option('type', { choices: ['chat', 'messages', 'responses', 'images'] as const, describe: 'Only this kind of client (default: all); responses: the Codex CLI and other Responses-API clients' })
         .option('key-ref', { choices: ['placeholder', 'env'] as const, default: 'placeholder' as const, describe: 'Show the key as <API_KEY> or as a reference to the token variable' })
         .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"clients":[…]}' }) as never,
     handler: (args) => {
@@ -35,6 +35,7 @@ export function configClientCommand(ctx: CliContext): CommandModule<object, Args
             const [first, ...rest] = Object.entries(e.env).map(([k, v]) => `${k}=${v}`);
             out.push(`  Variables      ${first}`, ...rest.map((r) => `                 ${r}`), '  Or let gwctl set them per session: gwctl start (uses the local proxy when healthy)');
           }
+          for (const f of e.files ?? []) out.push(`  ${f.client.padEnd(15)}${f.path} (${f.note}):`, ...f.text.split('\n').map((line) => (line ? `    ${line}` : '')));
           out.push('');
         }
         for (const n of notes) out.push(`note: ${n}`);
