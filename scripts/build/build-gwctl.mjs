@@ -22,11 +22,15 @@ function packageName(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-/** Like `packages: 'external'`, but BUNDLED packages (and what they import) go into the bundle. */
-function externalPackages() {
+/**
+ * Like `packages: 'external'`, but BUNDLED packages (and what they import) go into the bundle, and
+ * the string-width they use is cli/string-width.ts (see there why).
+ */
+function externalPackages(root) {
   return {
     name: 'external-packages',
     setup(build) {
+      build.onResolve({ filter: /^string-width$/ }, (args) => (args.importer.includes('/node_modules/') ? { path: join(root, 'cli', 'string-width.ts') } : undefined));
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (isBuiltin(args.path) || args.importer.includes('/node_modules/') || BUNDLED.has(packageName(args.path))) return undefined;
         return { path: args.path, external: true };
@@ -57,7 +61,7 @@ export async function buildGwctl(root) {
     metafile: true,
     write: false,
     logLevel: 'warning',
-    plugins: [externalPackages(), sourceUrlPlugin(root)],
+    plugins: [externalPackages(root), sourceUrlPlugin(root)],
   });
 
   const declared = new Set(Object.keys(manifest.dependencies ?? {}));
