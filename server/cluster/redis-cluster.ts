@@ -39,7 +39,12 @@ export class RedisCluster {
     const command = new Redis(url, options);
     const subscriber = new Redis(url, { ...options, autoResubscribe: false });
     const cluster = new RedisCluster(command, subscriber, prefix, log);
-    await Promise.all([command.connect(), subscriber.connect()]);
+    try {
+      await Promise.all([command.connect(), subscriber.connect()]);
+    } catch (error) {
+      await cluster.close();
+      throw new Error(`cannot connect to Redis at ${url.replace(/\/\/([^:/@]*):([^@]+)@/, '//$1:***@')}: ${(error as Error).message}`);
+    }
     await cluster.resubscribe();
     return cluster;
   }

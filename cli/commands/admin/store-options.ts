@@ -27,11 +27,16 @@ export async function announceRevocation(args: StoreArgs, env: NodeJS.ProcessEnv
   const url = args.redisUrl ?? envString(env, 'GWCTL_REDIS_URL');
   if (!url) return;
   const { RedisCluster } = await import('../../../server/cluster/redis-cluster.ts');
-  const cluster = await RedisCluster.connect(url, envString(env, 'GWCTL_REDIS_PREFIX') ?? 'gwctl:');
   try {
-    await cluster.publishRevocation(event);
-  } finally {
-    await cluster.close();
+    const cluster = await RedisCluster.connect(url, envString(env, 'GWCTL_REDIS_PREFIX') ?? 'gwctl:');
+    try {
+      await cluster.publishRevocation(event);
+    } finally {
+      await cluster.close();
+    }
+  } catch (error) {
+    // The change is committed; instances that cannot hear Redis check the database instead.
+    process.stderr.write(`gwctl: warning: could not tell running instances through Redis (${(error as Error).message}); they check keys in the database while Redis is away.\n`);
   }
 }
 
