@@ -2,7 +2,7 @@
 // cache folder shared between runs (node_modules/.cache, never committed), and run offline-safe:
 // temp HOME, non-essential traffic off, no HTTP proxy, base addresses on loopback only.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,6 +10,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules', '.cache', 'gwctl-real-clients');
 
 export const CLAUDE_CODE = { name: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' } as const;
+/** The Codex CLI: a Node launcher whose native binary comes in a platform optionalDependency (same registry). */
+export const CODEX_CLI = { name: '@openai/codex', version: '0.169.0', bin: 'codex' } as const;
 
 export interface RealClient {
   name: string;
@@ -85,7 +87,7 @@ export function installRealClient(client: RealClient): Promise<string> {
 function isolatedEnv(home: string, extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(ANTHROPIC_|CLAUDE_|MSGAPI_|GWCTL_|OPENAI_|XDG_|NODE_|npm_)/i.test(name) || /_proxy$/i.test(name)) continue;
+    if (/^(ANTHROPIC_|CLAUDE_|CODEX_|MSGAPI_|GWCTL_|OPENAI_|XDG_|NODE_|npm_)/i.test(name) || /_proxy$/i.test(name)) continue;
     env[name] = value;
   }
   Object.assign(env, {
@@ -126,6 +128,58 @@ export async function runClaude(options: ClaudeRun): Promise<RunResult> {
     }
   }
   return run(bin, ['-p', options.prompt], { env: isolatedEnv(options.home, options.env), cwd: options.cwd ?? options.home, timeoutMs: options.timeoutMs ?? 180_000 });
+}
+
+const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/;
+
+/**
+ * What keeps a Codex run on the configured provider alone (found by tracing its connections):
+ * no update check, no analytics, no plugin marketplace sync (a git clone from GitHub), no apps,
+ * remote plugins or tool suggestions (calls to the vendor's servers).
+ */
+const CODEX_OFFLINE_TOP = 'check_for_update_on_startup = false';
+const CODEX_OFFLINE_TABLES = ['[analytics]', 'enabled = false', '', '[features]', 'plugins = false', 'apps = false', 'remote_plugin = false', 'plugin_sharing = false', 'tool_suggest = false'].join('\n');
+
+export interface CodexRun {
+  /**
+   * The provider part of config.toml: top-level keys (model, model_provider, …) and the
+   * [model_providers.<id>] table, as `gwctl config client --type responses` prints it.
+   */
+  config: string;
+  /** Client variables, such as the one the provider's env_key names. */
+  env: Record<string, string | undefined>;
+  prompt: string;
+  home: string;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+/** config.toml: the isolation keys around the given provider part (top-level keys stay above every table). */
+export function codexConfigFile(config: string): string {
+  const lines = config.split('\n');
+  const firstTable = lines.findIndex((line) => /^\s*\[/.test(line));
+  const top = firstTable === -1 ? lines : lines.slice(0, firstTable);
+  const tables = firstTable === -1 ? [] : lines.slice(firstTable);
+  return [CODEX_OFFLINE_TOP, ...top, ...tables, '', CODEX_OFFLINE_TABLES, ''].join('\n');
+}
+
+/**
+ * `codex exec <prompt>` (one non-interactive prompt) with a temp HOME and CODEX_HOME holding the
+ * config; every base_url in it must be on loopback. The final answer goes to stdout, the transcript
+ * to stderr.
+ */
+export async function runCodex(options: CodexRun): Promise<RunResult> {
+  const bin = await installRealClient(CODEX_CLI);
+  for (const match of options.config.matchAll(/base_url\s*=\s*"([^"]*)"/g)) {
+    if (!LOOPBACK_URL.test(match[1]!)) throw new Error(`base_url ${match[1]} is not on loopback; real clients under test talk to loopback only`);
+  }
+  const codexHome = join(options.home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(join(codexHome, 'config.toml'), codexConfigFile(options.config));
+  const cwd = options.cwd ?? join(options.home, 'work');
+  mkdirSync(cwd, { recursive: true });
+  const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--color', 'never', options.prompt];
+  return run(bin, args, { env: isolatedEnv(options.home, { CODEX_HOME: codexHome, ...options.env }), cwd, timeoutMs: options.timeoutMs ?? 180_000 });
 }
 
 /** The environment a command such as `gwctl start` gets, isolated the same way as the client. */
