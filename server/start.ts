@@ -83,6 +83,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     usageFlushFailures: () => usage.flushFailures,
     databaseKeyLookups: () => shared.authenticator.databaseLookups,
     openResponses: () => lifecycle.openResponses,
+    providersCooling: () => router.providers.map((p) => ({ provider: p.name, cooling: router.health.state(p.name) === 'cooling' })),
   });
   router.health.observe((verdict) => {
     if (verdict.kind === 'failure') deps.metrics?.upstreamFailures.inc({ provider: verdict.provider });

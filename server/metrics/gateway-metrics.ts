@@ -9,6 +9,8 @@ export interface MetricsSources {
   usageFlushFailures: () => number;
   databaseKeyLookups: () => number;
   openResponses: () => number;
+  /** Each provider and whether its circuit is open (cooling down after failures). */
+  providersCooling: () => Array<{ provider: string; cooling: boolean }>;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -28,6 +30,15 @@ export class GatewayMetrics {
     new Gauge({ name: 'gwctl_usage_buffer_buckets', help: 'Usage aggregates waiting to be written to the database.', registers: [this.registry], collect() { this.set(sources.pendingUsageBuckets()); } });
     new Gauge({ name: 'gwctl_usage_flush_failures', help: 'Usage writes that failed (retried with the next flush) since start.', registers: [this.registry], collect() { this.set(sources.usageFlushFailures()); } });
     new Gauge({ name: 'gwctl_key_lookups_database', help: 'Key lookups that read the database (cache misses or cache bypassed) since start.', registers: [this.registry], collect() { this.set(sources.databaseKeyLookups()); } });
+    new Gauge({
+      name: 'gwctl_provider_cooling',
+      help: 'Whether a provider is cooling down after consecutive failures (1) or in service (0).',
+      labelNames: ['provider'],
+      registers: [this.registry],
+      collect() {
+        for (const { provider, cooling } of sources.providersCooling()) this.set({ provider }, cooling ? 1 : 0);
+      },
+    });
     new Gauge({ name: 'gwctl_open_responses', help: 'API responses in progress.', registers: [this.registry], collect() { this.set(sources.openResponses()); } });
   }
 }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import parsePrometheus from 'parse-prometheus-text-format';
+import { FakeUpstream, jsonReply } from '../helpers/fake-upstream.ts';
 import { GatewayProcess, isolateClientEnvironment } from '../helpers/gateway-process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.ts';
 import { RedisProcess } from '../helpers/redis-process.ts';
@@ -118,6 +119,26 @@ describe('three instances on PostgreSQL + Redis', { timeout: 600_000 }, () => {
     for (const instance of instances) await waitFor(async () => (await get(instance.textUrl, key)).status === 200, { timeoutMs: 10_000, what: 'the enabled user' });
   });
 
+  test('failed logins are counted across instances: the tenth failure on any of them locks the address for that name', async () => {
+    async function attempt(url: string, password: string): Promise<number> {
+      const form = await fetch(`${url}/login`);
+      const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+      const cookie = String(form.headers.get('set-cookie')).split(';')[0]!;
+      const response = await fetch(`${url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: url },
+        body: new URLSearchParams({ _csrf: token, username: 'admin', password }).toString(),
+      });
+      await response.arrayBuffer();
+      return response.status;
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i += 1) statuses.push(await attempt(instances[i % 3]!.textUrl, `wrong-${i}`));
+    assert.deepEqual(statuses, Array(10).fill(401));
+    for (const instance of instances) assert.equal(await attempt(instance.textUrl, 'scale-out-admin'), 429, 'the guessing address is locked for this name everywhere');
+  });
+
   test('/metrics is Prometheus text behind the token', async () => {
     const url = instances[0]!.textUrl;
     assert.equal((await fetch(`${url}/metrics`)).status, 401);
@@ -219,3 +240,58 @@ describe('faults under load: PostgreSQL connections dropped, Redis stopped', { t
     }
   });
 });
+
+describe('provider health shared through Redis', { timeout: 600_000 }, () => {
+  let database: TestDatabase;
+  let redis: RedisProcess;
+  let upstream: FakeUpstream;
+  let instances: GatewayProcess[] = [];
+  let restoreEnv: () => void;
+
+  before(async () => {
+    restoreEnv = isolateClientEnvironment();
+    database = await createTestDatabase('health');
+    redis = await RedisProcess.start();
+    upstream = await FakeUpstream.start();
+    const providers = {
+      providers: [
+        { name: 'primary', type: 'openai', baseUrl: `${upstream.url}/v1`, priority: 1, retries: 0, cooldownAfterFailures: 2, cooldownMs: 600_000, models: ['demo-chat'] },
+        { name: 'demo', type: 'demo', priority: 2 },
+      ],
+    };
+    const env = { GWCTL_DATABASE_URL: database.url, GWCTL_REDIS_URL: redis.url, GWCTL_REDIS_PREFIX: `h${randomBytes(4).toString('hex')}:`, GWCTL_METRICS_TOKEN: METRICS_TOKEN };
+    instances = await Promise.all([0, 1].map(() => GatewayProcess.start({ rateLimit: 0, env, providers, adminPassword: 'health-admin' })));
+  });
+
+  after(async () => {
+    await Promise.all(instances.map((g) => g.cleanup()));
+    await upstream?.close();
+    await redis?.stop();
+    await database?.drop();
+    restoreEnv?.();
+  });
+
+  test('a provider failing on one instance cools down on the other too', async () => {
+    const { key } = await instances[0]!.createKey('admin', 'health');
+    upstream.handle(() => jsonReply(503, { error: { message: 'overloaded', type: 'server_error' } }));
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await chat(instances[0]!.textUrl, key);
+      assert.equal(answer.status, 200, 'the backup answers');
+      assert.equal(answer.headers.get('x-gateway-provider'), 'demo');
+    }
+    assert.equal(upstream.requests.length, 2);
+    const cooling = async (url: string) => {
+      const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const family = (parsePrometheus(await response.text()) as Array<{ name: string; metrics: Array<{ labels: Record<string, string>; value: string }> }>).find((f) => f.name === 'gwctl_provider_cooling');
+      return family?.metrics.find((m) => m.labels.provider === 'primary')?.value === '1';
+    };
+    assert.ok(await cooling(instances[0]!.textUrl));
+    await waitFor(() => cooling(instances[1]!.textUrl), { timeoutMs: 30_000, what: 'the other instance to learn of the failures' });
+    const other = await chat(instances[1]!.textUrl, key);
+    assert.equal(other.status, 200);
+    assert.equal(other.headers.get('x-gateway-provider'), 'demo');
+    assert.equal(other.headers.get('x-gateway-attempts'), '1', 'the cooling provider was not tried');
+    assert.equal(upstream.requests.length, 2, 'no request reached the failing provider from the other instance');
+  });
+});
+
