@@ -27,8 +27,11 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../../..');
 const HARD_LIMIT_MS = 6 * 60_000;
 
-const TARGETS = ['direct', 'bare hop', 'gateway'] as const;
-type TargetName = (typeof TARGETS)[number];
+const ALL_TARGETS = ['direct', 'bare hop', 'gateway', 'pg+redis'] as const;
+type TargetName = (typeof ALL_TARGETS)[number];
+/** The paths of this run: 'pg+redis' (the gateway on PostgreSQL + Redis) only with --scale-out. */
+let TARGETS: readonly TargetName[] = ['direct', 'bare hop', 'gateway'];
+const GOAL_SCALE_OUT_VS_SQLITE = 0.9;
 const MODES = ['JSON', 'stream'] as const;
 type Mode = (typeof MODES)[number];
 
@@ -46,6 +49,7 @@ interface Options {
   sequential: number;
   sequentialWarmup: number;
   cpuProf?: string;
+  scaleOut: boolean;
 }
 
 class UsageError extends Error {}
@@ -58,6 +62,7 @@ const OPTIONS = {
   sequential: { type: 'string', default: '2000' },
   'sequential-warmup': { type: 'string', default: '300' },
   'cpu-prof': { type: 'string' },
+  'scale-out': { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -70,7 +75,8 @@ function parseOptions(argv: string[]): Options {
   }
   if (values.help) {
     process.stdout.write(
-      'npm run bench:gateway -- [--duration S] [--warmup S] [--rounds N] [--connections N (<= 50)] [--sequential N] [--sequential-warmup N] [--cpu-prof DIR]\n',
+      'npm run bench:gateway -- [--duration S] [--warmup S] [--rounds N] [--connections N (<= 50)] [--sequential N] [--sequential-warmup N] [--cpu-prof DIR] [--scale-out]\n' +
+        '  --scale-out  also run the gateway on PostgreSQL (127.0.0.1:5432, a database of its own) + Redis (127.0.0.1:6379, a key prefix of its own)\n',
     );
     process.exit(0);
   }
@@ -87,6 +93,7 @@ function parseOptions(argv: string[]): Options {
     sequential: int('sequential', values.sequential!, 100, 20_000),
     sequentialWarmup: int('sequential-warmup', values['sequential-warmup']!, 0, 5_000),
     cpuProf: values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined,
+    scaleOut: values['scale-out'] === true,
   };
 }
 
@@ -203,16 +210,19 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     guard: true, // it does not watch its stdin
   });
   const gatewayOrigin = gateway.match[1];
+  const scaleOut = options.scaleOut ? await startScaleOutGateway(children, env, fakeOrigin, providersFile) : undefined;
+  TARGETS = scaleOut ? ALL_TARGETS : ['direct', 'bare hop', 'gateway'];
 
   // Idle: started and settled, no request served yet.
   await sleep(2_000);
   const idle = { gateway: readMemory(gateway.pid), hop: readMemory(hop.pid), fake: readMemory(fake.pid) };
   log(`idle RSS: gateway ${mib(idle.gateway.rssMiB)}, bare hop ${mib(idle.hop.rssMiB)}, fake upstream ${mib(idle.fake.rssMiB)}`);
 
-  const origins: Record<TargetName, string> = { direct: fakeOrigin, 'bare hop': hopOrigin, gateway: gatewayOrigin };
+  const origins: Record<TargetName, string> = { direct: fakeOrigin, 'bare hop': hopOrigin, gateway: gatewayOrigin, 'pg+redis': scaleOut?.origin ?? '' };
+  const keys: Partial<Record<TargetName, string>> = { gateway: key, 'pg+redis': scaleOut?.key };
   const target = (name: TargetName, mode: Mode): Target => ({
     url: `${origins[name]}/v1/chat/completions`,
-    headers: { 'content-type': 'application/json', ...(name === 'gateway' ? { authorization: `Bearer ${key}` } : {}) },
+    headers: { 'content-type': 'application/json', ...(keys[name] ? { authorization: `Bearer ${keys[name]}` } : {}) },
     body: requestBody(mode),
   });
 
@@ -238,7 +248,8 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     sequential.set(mode, await runSequential(TARGETS.map((name) => ({ name, ...target(name, mode) })), options.sequentialWarmup, options.sequential));
   }
 
-  const pidOf: Record<TargetName, number> = { direct: fake.pid, 'bare hop': hop.pid, gateway: gateway.pid };
+  const pidOf: Record<TargetName, number> = { direct: fake.pid, 'bare hop': hop.pid, gateway: gateway.pid, 'pg+redis': scaleOut?.pid ?? 0 };
+  const lookupsBefore = scaleOut ? await scaleOut.databaseLookups() : 0;
   const cells: Cell[] = MODES.flatMap((mode) => TARGETS.map((t) => ({ mode, target: t, runs: [] as LoadResult[], serverCpuS: 0 })));
   const loadStartedAt = Date.now();
   const cell = (mode: Mode, name: TargetName) => cells.find((c) => c.mode === mode && c.target === name)!;
@@ -259,17 +270,75 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   }
 
   const loadEndedAt = Date.now();
+  const scaleOutLookups = scaleOut ? { lookups: (await scaleOut.databaseLookups()) - lookupsBefore, requests: cells.filter((c) => c.target === 'pg+redis').reduce((n, c) => n + c.runs.reduce((m, r) => m + r.ok, 0), 0) } : undefined;
   await sleep(2_000);
   const afterLoad = readMemory(gateway.pid);
   log(`gateway RSS after load: ${mib(afterLoad.rssMiB)} (peak ${mib(afterLoad.peakMiB)})`);
 
+  if (scaleOut) {
+    await children.stop(scaleOut.process, 20_000);
+    await scaleOut.dropDatabase();
+  }
   const stopped = await children.stop(gateway.process, 20_000);
   if (stopped.code !== 0) log(`warning: the gateway exited with code ${stopped.code} signal ${stopped.signal} on SIGTERM`);
   const elapsedS = (Date.now() - startedAt) / 1000;
 
-  const report = buildReport(options, cells, sequential, { idle, afterLoad }, elapsedS, { start: loadAverageAtStart, end: os.loadavg()[0] });
+  const report = buildReport(options, cells, sequential, { idle, afterLoad }, elapsedS, { start: loadAverageAtStart, end: os.loadavg()[0] }, scaleOutLookups);
   process.stdout.write(`\n${report}\n`);
   if (profileDir) printProfile(profileDir, gateway, loadStartedAt - gatewaySpawnedAt, loadEndedAt - gatewaySpawnedAt);
+}
+
+interface ScaleOutGateway {
+  origin: string;
+  key: string;
+  pid: number;
+  process: Started['process'];
+  databaseLookups(): Promise<number>;
+  dropDatabase(): Promise<void>;
+}
+
+/** The same gateway on a PostgreSQL database of its own and a Redis key prefix of its own. */
+async function startScaleOutGateway(children: Children, env: NodeJS.ProcessEnv, _fakeOrigin: string, providersFile: string): Promise<ScaleOutGateway> {
+  const { default: pg } = await import('pg');
+  const adminUrl = process.env.GWCTL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const name = `gwctl_bench_${process.pid}`;
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const metricsToken = `bench-${process.pid}-${Date.now()}`;
+  const scaleEnv = { ...env, GWCTL_DATABASE_URL: url.toString(), GWCTL_REDIS_URL: process.env.GWCTL_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', GWCTL_REDIS_PREFIX: `gwctl-bench-${process.pid}:`, GWCTL_METRICS_TOKEN: metricsToken };
+  const gwctl = (args: string[], input?: string) => children.run(process.execPath, [join(ROOT, 'bin/gwctl.js'), ...args], { cwd: ROOT, env: scaleEnv, input, timeoutMs: 30_000 });
+  await gwctl(['admin', 'user', 'add', 'admin', '--admin', '--password-stdin'], 'bench-admin-password\n');
+  const key = (JSON.parse(await gwctl(['admin', 'key', 'create', '--user', 'admin', '--name', 'bench', '--json'])) as { key: string }).key;
+  log('starting the gateway on PostgreSQL + Redis');
+  const started = await children.start({
+    name: 'gateway pg+redis',
+    command: process.execPath,
+    args: [join(ROOT, 'bin/gwctl.js'), 'serve', '--port', '0', '--image-port', '0', '--config', providersFile, '--rate-limit', '0', '--log-level', 'warn'],
+    cwd: ROOT,
+    env: scaleEnv,
+    ready: /text API\s+(http:\/\/127\.0\.0\.1:\d+)/,
+    timeoutMs: 60_000,
+    guard: true,
+  });
+  const origin = started.match[1]!;
+  return {
+    origin,
+    key,
+    pid: started.pid,
+    process: started.process,
+    async databaseLookups() {
+      const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+      return Number(/^gwctl_key_lookups_database (\S+)$/m.exec(text)?.[1] ?? NaN);
+    },
+    async dropDatabase() {
+      await admin.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+    },
+  };
 }
 
 /** Prints the gateway's profile over the throughput rounds only (fromMs..toMs after its spawn). */
@@ -292,6 +361,7 @@ function buildReport(
   memory: { idle: Record<'gateway' | 'hop' | 'fake', Memory>; afterLoad: Memory },
   elapsedS: number,
   loadAverage: { start: number; end: number },
+  scaleOutLookups?: { lookups: number; requests: number },
 ): string {
   const stats = (mode: Mode, name: TargetName) => {
     const c = cells.find((x) => x.mode === mode && x.target === name)!;
@@ -330,7 +400,7 @@ function buildReport(
         ms(s.p99),
         count(s.cpuUsPerRequest),
         name === 'direct' ? dash : ratio(s.rps / direct.rps),
-        name === 'gateway' ? ratio(s.rps / hop.rps) : dash,
+        name === 'gateway' || name === 'pg+redis' ? ratio(s.rps / hop.rps) : dash,
         name === 'direct' ? dash : signedMs(s.p50 - direct.p50),
         name === 'direct' ? dash : signedMs(s.p99 - direct.p99),
       ]);
@@ -372,11 +442,18 @@ function buildReport(
     `- Added p50 < 0.3 ms (sequential, no queueing): ${both(verdicts.addedSeqP50, (v) => `${signedMs(v, 3)} ms`)} → ${met(MODES.every((m) => verdicts.addedSeqP50[m] < GOAL_ADDED_P50_MS))}.`,
     `- Idle gateway RSS < 80 MB: ${mib(memory.idle.gateway.rssMiB)} → ${met(memory.idle.gateway.rssMiB * 1.048576 < GOAL_IDLE_RSS_MIB)}.`,
   ];
+  if (scaleOutLookups) {
+    const vsSqlite = Object.fromEntries(MODES.map((m) => [m, stats(m, 'pg+redis').rps / stats(m, 'gateway').rps])) as Record<Mode, number>;
+    targets.push(
+      `- Gateway on PostgreSQL + Redis >= 0.9x the SQLite gateway (issue 13): ${both(vsSqlite, ratio)} → ${met(MODES.every((m) => vsSqlite[m] >= GOAL_SCALE_OUT_VS_SQLITE))}.`,
+      `  Key lookups that went to PostgreSQL during the load (gwctl_key_lookups_database): ${count(scaleOutLookups.lookups)} for ${count(scaleOutLookups.requests)} requests.`,
+    );
+  }
 
   const defaults = parseOptions([]);
   const args = (Object.keys(defaults) as (keyof Options)[])
     .filter((k) => options[k] !== defaults[k])
-    .map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${options[k]}`);
+    .map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}${typeof options[k] === 'boolean' ? '' : ` ${options[k]}`}`);
   const command = `npm run bench:gateway${args.length ? ` -- ${args.join(' ')}` : ''}`;
   const cpus = os.cpus();
   const machine = `${os.availableParallelism()} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
