@@ -2,6 +2,7 @@
 // pass-through through the same gateway, against the same fake upstream, in the same run.
 //   chat client     -> chat upstream (pass-through)  vs  chat client     -> messages upstream (translated)
 //   messages client -> messages upstream (pass-through) vs messages client -> chat upstream (translated)
+//   chat client     -> chat upstream (pass-through)  vs  Responses client -> chat or messages upstream (translated)
 // each as JSON and as a stream: throughput (autocannon, rotating rounds), gateway CPU per request,
 // sequential latency, and the gateway's own x-gateway-overhead-ms. Everything runs on loopback,
 // stops by itself (hard limit), and removes its temporary directory, also on failure or Ctrl+C.
@@ -17,7 +18,7 @@ import { ChildSet, cpuSeconds } from './processes.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../../..');
-const HARD_LIMIT_MS = 115_000;
+const HARD_LIMIT_MS = 170_000;
 
 const { values } = parseArgs({
   options: {
@@ -37,8 +38,12 @@ const opts = {
 };
 
 type Mode = 'JSON' | 'stream';
+type Client = 'chat-completions' | 'messages' | 'responses';
 interface Pair {
-  client: 'chat-completions' | 'messages';
+  /** The client of the translated path (and of the pass-through path, except for Responses clients). */
+  client: Client;
+  /** What the row compares, for the report. */
+  label: string;
   mode: Mode;
   pass: Target;
   translated: Target;
@@ -72,8 +77,11 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), ...extra };
 }
 
-function body(client: Pair['client'], model: string, mode: Mode): string {
+function body(client: Client, model: string, mode: Mode): string {
   const messages = [{ role: 'user', content: 'Say something short about gateways.' }];
+  if (client === 'responses') {
+    return JSON.stringify({ model, input: messages, max_output_tokens: 64, ...(mode === 'stream' ? { stream: true } : {}) });
+  }
   if (client === 'chat-completions') {
     return JSON.stringify({ model, messages, max_tokens: 64, ...(mode === 'stream' ? { stream: true, stream_options: { include_usage: true } } : {}) });
   }
@@ -81,7 +89,7 @@ function body(client: Pair['client'], model: string, mode: Mode): string {
 }
 
 /** Checks a path answers 200 in the client's protocol with the fake's text before it is measured. */
-function verify(target: Target, client: Pair['client'], mode: Mode, answer: { status: number; text: string }): void {
+function verify(target: Target, client: Client, mode: Mode, answer: { status: number; text: string }): void {
   const fail = (why: string) => {
     throw new Error(`${target.name}: ${why}\n${answer.text.slice(0, 500)}`);
   };
@@ -89,11 +97,11 @@ function verify(target: Target, client: Pair['client'], mode: Mode, answer: { st
   const text = 'The gateway translates each event as it arrives, nothing buffered.';
   if (mode === 'JSON') {
     const json = JSON.parse(answer.text);
-    const got = client === 'chat-completions' ? json.choices?.[0]?.message?.content : json.content?.[0]?.text;
+    const got = client === 'chat-completions' ? json.choices?.[0]?.message?.content : client === 'responses' ? json.output?.[0]?.content?.[0]?.text : json.content?.[0]?.text;
     if (got !== text) fail('wrong answer');
     return;
   }
-  const tail = client === 'chat-completions' ? 'data: [DONE]' : 'event: message_stop';
+  const tail = client === 'chat-completions' ? 'data: [DONE]' : client === 'responses' ? 'event: response.completed' : 'event: message_stop';
   if (!answer.text.trimEnd().split('\n\n').at(-1)!.startsWith(tail)) fail(`stream does not end with ${tail}`);
 }
 
@@ -136,29 +144,33 @@ async function main(): Promise<void> {
   const key = JSON.parse(created.stdout).key as string;
 
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
-  const target = (client: Pair['client'], model: string, mode: Mode, kind: string): Target => ({
+  const PATHS: Record<Client, string> = { 'chat-completions': '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses' };
+  const target = (client: Client, model: string, mode: Mode, kind: string): Target & { client: Client; provider: string } => ({
     name: `${client} ${mode} ${kind}`,
-    url: `${gatewayUrl}${client === 'chat-completions' ? '/v1/chat/completions' : '/v1/messages'}`,
+    url: `${gatewayUrl}${PATHS[client]}`,
     headers,
     body: body(client, model, mode),
+    client,
+    provider: model === 'chat-model' ? 'chat-up' : 'msg-up',
   });
   const pairs: Pair[] = [];
   for (const mode of ['JSON', 'stream'] as const) {
-    pairs.push({ client: 'chat-completions', mode, pass: target('chat-completions', 'chat-model', mode, 'pass-through'), translated: target('chat-completions', 'msg-model', mode, 'translated') });
-    pairs.push({ client: 'messages', mode, pass: target('messages', 'msg-model', mode, 'pass-through'), translated: target('messages', 'chat-model', mode, 'translated') });
+    const chatPass = target('chat-completions', 'chat-model', mode, 'pass-through');
+    pairs.push({ client: 'chat-completions', label: 'chat-completions → messages upstream', mode, pass: chatPass, translated: target('chat-completions', 'msg-model', mode, 'translated') });
+    pairs.push({ client: 'messages', label: 'messages → chat-completions upstream', mode, pass: target('messages', 'msg-model', mode, 'pass-through'), translated: target('messages', 'chat-model', mode, 'translated') });
+    // A Responses client has no same-protocol upstream here: its cost is set against the chat-completions pass-through.
+    pairs.push({ client: 'responses', label: 'Responses → chat-completions upstream', mode, pass: chatPass, translated: target('responses', 'chat-model', mode, 'to chat') });
+    pairs.push({ client: 'responses', label: 'Responses → messages upstream', mode, pass: chatPass, translated: target('responses', 'msg-model', mode, 'to messages') });
   }
-  for (const pair of pairs) {
-    for (const t of [pair.pass, pair.translated]) {
-      const answer = await fetchOnce(t);
-      verify(t, pair.client, pair.mode, answer);
-      const provider = answer.headers['x-gateway-provider'];
-      const expected = (t === pair.pass) === (pair.client === 'chat-completions') ? 'chat-up' : 'msg-up';
-      if (provider !== expected) throw new Error(`${t.name}: served by ${String(provider)}, expected ${expected}`);
-    }
+  // Throughput: warm-up, then rounds in rotating order so drift hits every target alike.
+  const targets = [...new Map(pairs.flatMap((p) => [p.pass, p.translated]).map((t) => [t.name, t])).values()] as Array<ReturnType<typeof target>>;
+  for (const t of targets) {
+    const answer = await fetchOnce(t);
+    verify(t, t.client, t.name.includes('stream') ? 'stream' : 'JSON', answer);
+    const provider = answer.headers['x-gateway-provider'];
+    if (provider !== t.provider) throw new Error(`${t.name}: served by ${String(provider)}, expected ${t.provider}`);
   }
 
-  // Throughput: warm-up, then rounds in rotating order so drift hits every target alike.
-  const targets = pairs.flatMap((p) => [p.pass, p.translated]);
   const rps = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const cpu = new Map<string, { seconds: number; requests: number }>(targets.map((t) => [t.name, { seconds: 0, requests: 0 }]));
   let failed = 0;
@@ -181,13 +193,13 @@ async function main(): Promise<void> {
 
   const cpuUs = (t: Target) => (cpu.get(t.name)!.seconds / cpu.get(t.name)!.requests) * 1e6;
   const lines: string[] = [];
-  lines.push('| client | mode | req/s pass-through | req/s translated | translated / pass | gateway CPU µs/req pass | translated | CPU ratio | seq p50 ms pass | translated | added p50 ms | seq p99 ms pass | translated | overhead-ms header p50 pass | translated |');
+  lines.push('| translated path | mode | req/s pass-through | req/s translated | translated / pass | gateway CPU µs/req pass | translated | CPU ratio | seq p50 ms pass | translated | added p50 ms | seq p99 ms pass | translated | overhead-ms header p50 pass | translated |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const p of pairs) {
     const [a, b] = [p.pass, p.translated];
     const [sa, sb] = [seq.get(a.name)!, seq.get(b.name)!];
     lines.push(
-      `| ${p.client} | ${p.mode} | ${fmt(median(rps.get(a.name)!))} | ${fmt(median(rps.get(b.name)!))} | ${ratio(median(rps.get(b.name)!), median(rps.get(a.name)!))} | ` +
+      `| ${p.label}${p.client === 'responses' ? ' (pass: chat-completions)' : ''} | ${p.mode} | ${fmt(median(rps.get(a.name)!))} | ${fmt(median(rps.get(b.name)!))} | ${ratio(median(rps.get(b.name)!), median(rps.get(a.name)!))} | ` +
         `${fmt(cpuUs(a))} | ${fmt(cpuUs(b))} | ${ratio(cpuUs(b), cpuUs(a))} | ${fmt(median(sa.ms), 2)} | ${fmt(median(sb.ms), 2)} | ${fmt(median(sb.ms) - median(sa.ms), 2)} | ` +
         `${fmt(percentile(sa.ms, 99), 2)} | ${fmt(percentile(sb.ms, 99), 2)} | ${fmt(median(sa.overheadMs), 2)} | ${fmt(median(sb.overheadMs), 2)} |`,
     );
