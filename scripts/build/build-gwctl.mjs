@@ -1,10 +1,12 @@
 // Bundles gwctl (CLI, TUI and gateway) from cli/main.ts into plain ESM in dist/: one entry file and
 // chunks split at every dynamic import(), so a command loads only the chunks its handler imports.
 // npm packages stay external (resolved from node_modules at run time, native ones included), except
-// two ESM packages made of many small modules, where one bundled module is much cheaper: yargs
-// (every command loads it; bundled it loads in well under half the time of its ~60 files) and kysely
-// (~300 modules; bundled and tree-shaken, the idle gateway holds ~10 MiB less). Both stay
-// dependencies: yargs reads its locale files from its installed package.
+// those where loading hundreds of small files costs more than the code: yargs (every command loads
+// it; ~60 files), kysely (~300 modules, tree-shaken here; the idle gateway holds ~10 MiB less) and
+// the TUI's ink and react (ink pulls in ~400 es-toolkit modules; bundled, with React's production
+// build chosen at build time, the first frame needs about a third of the CPU time). They stay
+// dependencies (yargs reads its locale files from its installed package). scripts/bench/startup
+// measures the effect.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -13,7 +15,9 @@ import { sourceUrlPlugin } from './source-url-plugin.mjs';
 import { writeOutputs } from './write-outputs.mjs';
 
 const BUILTINS = new Set(builtinModules);
-const BUNDLED = new Set(['yargs', 'kysely']);
+const BUNDLED = new Set(['yargs', 'kysely', 'ink', 'react', 'react-reconciler']);
+// Reached only through ink's devtools (DEV=true) and ws's optional speed-ups: left unresolved.
+const OPTIONAL = new Set(['react-devtools-core', 'bufferutil', 'utf-8-validate']);
 const isBuiltin = (specifier) => specifier.startsWith('node:') || BUILTINS.has(specifier.split('/')[0]);
 
 /** The package name of a bare import specifier (`@scope/name/sub` -> `@scope/name`). */
@@ -32,6 +36,7 @@ function externalPackages(root) {
     setup(build) {
       build.onResolve({ filter: /^string-width$/ }, (args) => (args.importer.includes('/node_modules/') ? { path: join(root, 'cli', 'string-width.ts') } : undefined));
       build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (OPTIONAL.has(packageName(args.path))) return { path: args.path, external: true };
         if (isBuiltin(args.path) || args.importer.includes('/node_modules/') || BUNDLED.has(packageName(args.path))) return undefined;
         return { path: args.path, external: true };
       });
@@ -57,8 +62,13 @@ export async function buildGwctl(root) {
     sourcemap: 'linked',
     // Stack traces need the mappings only; leaving the sources out keeps the package small.
     sourcesContent: false,
-    legalComments: 'none',
+    // Bundled packages' license notices are kept, at the end of each chunk.
+    legalComments: 'eof',
     metafile: true,
+    // React's production build (its development build checks what only a React developer needs).
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // Bundled CommonJS code (signal-exit, stack-utils in ink) calls require() for node builtins.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     write: false,
     logLevel: 'warning',
     plugins: [externalPackages(root), sourceUrlPlugin(root)],
@@ -68,7 +78,7 @@ export async function buildGwctl(root) {
   const undeclared = new Set();
   for (const output of Object.values(result.metafile.outputs)) {
     for (const imported of output.imports) {
-      if (imported.external && !isBuiltin(imported.path) && !declared.has(packageName(imported.path))) undeclared.add(packageName(imported.path));
+      if (imported.external && !isBuiltin(imported.path) && !OPTIONAL.has(packageName(imported.path)) && !declared.has(packageName(imported.path))) undeclared.add(packageName(imported.path));
     }
   }
   if (undeclared.size > 0) {
