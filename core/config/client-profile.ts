@@ -25,6 +25,8 @@ export interface ClientProfile {
   model: { id: string; origin: string } | null;
   /** Model ids the client asks for by itself start with this; null = unknown. */
   ownModelPrefix: string | null;
+  /** The model the client asks for when nothing names another; null = unknown. */
+  clientDefaultModel: string | null;
   /** Absolute paths; entries naming an unset variable ($CLAUDE_CONFIG_DIR) are left out. */
   settingsFiles: string[];
 }
@@ -61,6 +63,7 @@ export function clientProfile(settings: ResolvedSettings, env: NodeJS.ProcessEnv
     backgroundModelVars: (settings['client.backgroundModelVars'].value as string[]).filter((v) => v !== settings['client.modelVar'].value),
     model: model ? { id: model, origin: origin(settings, 'client.model') } : null,
     ownModelPrefix: CLIENT_PROFILES[name].ownModelPrefix,
+    clientDefaultModel: CLIENT_PROFILES[name].clientDefaultModel,
     settingsFiles: [...new Set(files)],
   };
 }

@@ -23,6 +23,11 @@ export interface ProfileDefaults {
    * `gwctl start` picks a model the gateway serves. Null: unknown, so no automatic model.
    */
   ownModelPrefix: string | null;
+  /**
+   * The model the client asks for when nothing names another (Claude Code 2.1.197: claude-opus-4-8).
+   * The diagnosis' short request uses it when no served model is known, to see what the client sees.
+   */
+  clientDefaultModel: string | null;
 }
 
 /** The neutral names users may keep their key in whatever the profile (the client never reads them). */
@@ -44,6 +49,7 @@ const CLAUDE: ProfileDefaults = {
   printFlag: '-p',
   resumeFlag: '--continue',
   ownModelPrefix: 'claude-',
+  clientDefaultModel: 'claude-opus-4-8',
 };
 
 const CUSTOM: ProfileDefaults = {
@@ -59,6 +65,7 @@ const CUSTOM: ProfileDefaults = {
   printFlag: '-p',
   resumeFlag: '--continue',
   ownModelPrefix: null,
+  clientDefaultModel: null,
 };
 
 export const CLIENT_PROFILES: Readonly<Record<ProfileName, ProfileDefaults>> = { claude: CLAUDE, custom: CUSTOM };

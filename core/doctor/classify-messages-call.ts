@@ -7,7 +7,7 @@ import type { CheckOutcome } from './check.ts';
 import type { TemplateVars } from './fill-template.ts';
 import type { KeyFinding } from './key-lint.ts';
 import type { Answerer, MessagesCall } from './messages-probe.ts';
-import { PROBE_MAX_TOKENS } from './messages-probe.ts';
+import { doubledV1, PROBE_MAX_TOKENS } from './messages-probe.ts';
 import { proxyCommands, type ProxyInstall } from './proxy-commands.ts';
 import { statusRows } from './status-row.ts';
 
@@ -113,7 +113,16 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
     return outcome.fail('AUTH_FORBIDDEN', head, `${row.remedy}.`, row.commands);
   }
   if (status === 404) {
-    if (/\/v1\/v1\//.test(new URL(call.url).pathname) || /\/v1 twice/.test(call.errorMessage ?? '')) {
+    if (doubledV1(call) && call.route === 'proxy') {
+      // The client's base address is the proxy's (no /v1), so the second /v1 comes from where the proxy forwards to.
+      return outcome.fail(
+        'PROXY_UPSTREAM_MISMATCH',
+        `${head}; the client's base address is the proxy's, so the proxy forwards to an address ending in /v1`,
+        `Set the proxy's upstream to the service root ${exp.vars.base_url} (no /v1: the proxy appends /v1/messages), and restart the proxy outside any client session that uses it.`,
+        proxyCommands.setUpstream(exp.proxyInstall, exp.vars.base_url ?? '<base_url>'),
+      );
+    }
+    if (doubledV1(call)) {
       const row = statusRows.byId('404-messages', exp.vars);
       return outcome.fail('URL_DOUBLE_V1', head, `${row.remedy}.`, row.commands);
     }

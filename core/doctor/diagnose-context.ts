@@ -184,8 +184,9 @@ export function createDiagnoseContext(deps: DiagnoseDeps): DiagnoseContext {
       const choice = await context.model();
       const served = (await context.direct())?.models?.filter(isTextModel) ?? [];
       const prefix = profile.ownModelPrefix;
-      // With no model chosen the client asks for its own; one of those the service serves stands in.
-      const model = choice.id ?? (prefix ? served.find((id) => id.startsWith(prefix)) : undefined);
+      // With no model chosen the client asks for its own: one of those the service serves stands in,
+      // else the client's default, which is what the client itself would send.
+      const model = choice.id ?? (prefix ? served.find((id) => id.startsWith(prefix)) : undefined) ?? profile.clientDefaultModel ?? undefined;
       if (!model) return { notSent: `no model known to ask for (${choice.reason}); see direct.request` };
       return sendMessagesProbe(deps.post, { baseUrl: route.baseUrl ?? service.root, route: route.kind, credential: { header: 'bearer', value: token.value }, model, timeoutMs: requestTimeoutMs });
     }),

@@ -86,3 +86,8 @@ export async function sendMessagesProbe(post: HttpPost, request: ProbeRequest): 
   }
   return call;
 }
+
+/** The answer says the path carried /v1 twice (the gateway's 404 for …/v1/v1/messages). */
+export function doubledV1(call: MessagesCall): boolean {
+  return call.outcome.kind === 'response' && call.outcome.status === 404 && (/\/v1\/v1\//.test(new URL(call.url).pathname) || /\/v1 twice/.test(call.errorMessage ?? ''));
+}

@@ -37,9 +37,12 @@ export interface ModelChoiceInput {
 
 const OVERRIDE = 'gwctl config set client.model <model id>   (or gwctl start --model <model id>)';
 
-/** Image models cannot answer a chat request; the model list carries no kind, so the name tells. */
+/**
+ * Image and embedding models cannot answer a chat request; the model list carries no kind, so the
+ * name tells.
+ */
 export function isTextModel(id: string): boolean {
-  return !/image/i.test(id);
+  return !/image|embed/i.test(id);
 }
 
 function shellValue(env: NodeJS.ProcessEnv, name: string): string | undefined {

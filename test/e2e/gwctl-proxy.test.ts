@@ -83,7 +83,7 @@ test('service install (real install-service, fake systemctl), status, then upgra
   const unit = readFileSync(join(unitDir, 'cache-fix-proxy.service'), 'utf8');
   assert.match(unit, new RegExp(`Environment=CACHE_FIX_PROXY_UPSTREAM=${gateway.textUrl}\\n`));
   assert.match(unit, new RegExp(`Environment=CACHE_FIX_PROXY_PORT=${port}\\n`));
-  assert.match(unit, new RegExp(`ExecStart=\\S+ ${join(s.prefix, 'lib', 'node_modules', 'cache-fix-proxy', 'dist', 'cache-fix-proxy.js')} server`));
+  assert.match(unit, new RegExp(`ExecStart=\\S+ ${join(s.prefix, 'lib', 'node_modules', 'cache-fix-proxy', 'bin', 'cache-fix-proxy.js')} server`));
   assert.ok(existsSync(join(unitDir, 'cache-fix-proxy-healthcheck.timer')));
   assert.deepEqual(s.supervisorCalls(), ['systemctl --user daemon-reload', 'systemctl --user enable --now cache-fix-proxy', 'systemctl --user enable --now cache-fix-proxy-healthcheck.timer']);
   assert.match(install.out, /OK: service definition written and enabled\. \/health: GET http:\/\/127\.0\.0\.1:\d+\/health → 200/);

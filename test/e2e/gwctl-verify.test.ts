@@ -40,14 +40,14 @@ async function verify(args: string[], key: string | undefined) {
   return { ...run, causes };
 }
 
-test('OK: a valid key lists the models; address, key and entry work (spec 5.8)', async () => {
+test('OK: a valid key lists the models; address, key and entry work', async () => {
   const { key } = await newKey();
   const run = await verify([], key);
   assert.equal(run.code, 0, run.err);
   assert.equal(run.json.schemaVersion, 1);
   assert.equal(run.json.ok, true);
   assert.deepEqual(run.causes, { 'key.present': 'OK', 'key.format': 'OK', 'url.shape': 'OK', 'models.list': 'OK' });
-  assert.deepEqual(run.json.models, ['demo-chat']);
+  assert.ok(run.json.models.includes('demo-chat'), run.json.models.join(', '));
   assert.equal(run.json.modelsUrl, `${gateway.textUrl}/v1/models`);
   assert.equal(run.json.key.masked, `sk-…${key.slice(-4)}`);
   for (const check of run.json.checks) assert.deepEqual(Object.keys(check), ['id', 'status', 'cause', 'observed', 'remedy', 'commands']);
@@ -83,7 +83,7 @@ test('KEY_MISSING, KEY_WHITESPACE, KEY_QUOTES, KEY_PREFIX', async () => {
 test('KEY_REJECTED: a wrong key, and a key deleted after it worked', async () => {
   const wrong = await verify([], 'sk-' + 'x'.repeat(48));
   assert.equal(wrong.causes['models.list'], 'KEY_REJECTED');
-  assert.equal(wrong.json.checks[3].remedy, 'Copy the key again and check the header');
+  assert.match(wrong.json.checks[3].remedy, /A deleted key is gone for good: create a new one on http:\/\/127\.0\.0\.1:\d+\/keys/);
   const { id, key } = await newKey();
   assert.equal((await verify([], key)).json.ok, true);
   assert.equal((await gwctl(['admin', 'key', 'delete', id, '--data-dir', gateway.dataDir], sandbox.env)).code, 0);
@@ -121,7 +121,7 @@ test('AUTH_FORBIDDEN and UPSTREAM_FAULT from upstreams answering 403 and 503', a
   const key = 'sk-' + 'f'.repeat(48);
   const denied = await verify(['--base-url', forbidden.url], key);
   assert.equal(denied.causes['models.list'], 'AUTH_FORBIDDEN');
-  assert.equal(denied.json.checks[3].remedy, 'Check the credential and upstream match');
+  assert.match(denied.json.checks[3].remedy, /^Check that the credential matches where the request goes: a key of this service works only against http:\/\/127\.0\.0\.1:\d+/);
   assert.equal(forbidden.last().headers.authorization, `Bearer ${key}`);
   const down = await verify(['--base-url', failing.url], key);
   assert.equal(down.causes['models.list'], 'UPSTREAM_FAULT');

@@ -10,6 +10,7 @@ import type { Check } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
 import { proxyCommands } from '../proxy-commands.ts';
 import { proxyInstall } from '../proxy-install.ts';
+import { doubledV1 } from '../messages-probe.ts';
 
 const RULES = 'Regenerate the service definition and restart the proxy from a terminal outside any client session that uses it (never from inside a session that talks through the proxy).';
 
@@ -69,6 +70,8 @@ export const proxyUpstream: Check<DiagnoseContext> = {
 async function reachedService(ctx: DiagnoseContext): Promise<string | undefined> {
   const call = await ctx.messages();
   if ('notSent' in call || call.route !== 'proxy') return undefined;
+  // A 404 for /v1/v1/messages reached the service by a wrong path: no proof of a right upstream.
+  if (doubledV1(call)) return undefined;
   if (call.answeredBy.kind === 'service' || call.answeredBy.kind === 'provider') {
     const status = call.outcome.kind === 'response' ? call.outcome.status : '?';
     return `the short request through the proxy was answered by the service (${status}${call.answeredBy.kind === 'provider' ? `, upstream provider "${call.answeredBy.name}"` : ''})`;

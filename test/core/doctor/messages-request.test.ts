@@ -23,14 +23,14 @@ const answer = (status: number, body: unknown, headers: Record<string, string> =
 const error = (type: string, message: string) => ({ type: 'error', error: { type, message } });
 let n = 0;
 
-async function diagnose(options: { env?: NodeJS.ProcessEnv; health?: HttpOutcome; models?: string[]; messages: PostOutcome; status?: number; sendRequest?: boolean }) {
+async function diagnose(options: { env?: NodeJS.ProcessEnv; health?: HttpOutcome; models?: string[]; modelsAnswer?: HttpOutcome; messages: PostOutcome; status?: number; sendRequest?: boolean }) {
   const h = join(root, `h${++n}`);
   mkdirSync(h, { recursive: true });
   const env: NodeJS.ProcessEnv = { HOME: h, XDG_CONFIG_HOME: join(h, '.config'), PATH: '/nonexistent', CACHE_FIX_PROXY_UPSTREAM: BASE, ...options.env };
   const settings = resolveSettings({ file: new SettingsFile(env), env, flags: { baseUrl: BASE, proxyUrl: PROXY } });
   const http: HttpGet = async ({ url }) => {
     if (url === `${PROXY}/health`) return options.health ?? json(200, { status: 'ok' });
-    if (url === `${BASE}/v1/models`) return json(200, { object: 'list', data: (options.models ?? ['demo-chat', 'demo-image']).map((id) => ({ id })) });
+    if (url === `${BASE}/v1/models`) return options.modelsAnswer ?? json(200, { object: 'list', data: (options.models ?? ['demo-chat', 'demo-image', 'demo-embedding']).map((id) => ({ id })) });
     throw new Error(`unexpected ${url}`);
   };
   const posts: PostRequest[] = [];
@@ -73,11 +73,28 @@ test('through a proxy that forwards elsewhere: 401 while the key works directly 
   assert.equal(report.verdict.check, 'proxy.upstream');
 });
 
+test('through a proxy forwarding to {base_url}/v1: the service answers 404 for /v1/v1, and the proxy upstream is named', async () => {
+  const doubled = answer(404, error('not_found_error', 'The URL /v1/v1/messages carries /v1 twice: the base URL already ends in /v1 and the client added another.'));
+  const { check, report } = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY, CACHE_FIX_PROXY_UPSTREAM: `${BASE}/v1` }, messages: doubled });
+  assert.equal(check.cause, 'PROXY_UPSTREAM_MISMATCH');
+  assert.ok(check.commands.includes(`export CACHE_FIX_PROXY_UPSTREAM=${BASE}`));
+  const upstream = report.checks.find((c) => c.id === 'proxy.upstream')!;
+  assert.deepEqual([upstream.status, upstream.cause], ['fail', 'PROXY_UPSTREAM_MISMATCH'], 'a wrong path is no proof of a right upstream');
+  assert.equal(report.verdict.check, 'proxy.upstream');
+});
+
 test('the service itself rejects the key (deleted): KEY_REJECTED, and a deleted key needs a new one', async () => {
   const deleted = answer(401, error('authentication_error', 'The API key is not valid.'));
-  const { check } = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, health: { kind: 'error', failure: { kind: 'refused', code: 'ECONNREFUSED', message: '' } }, messages: deleted });
+  const { check, report } = await diagnose({
+    env: { ANTHROPIC_AUTH_TOKEN: KEY },
+    health: { kind: 'error', failure: { kind: 'refused', code: 'ECONNREFUSED', message: '' } },
+    modelsAnswer: json(401, { error: { code: 'invalid_api_key', message: 'The API key is not valid.' } }),
+    messages: deleted,
+  });
   assert.equal(check.cause, 'KEY_REJECTED');
-  assert.match(check.observed, /^POST https:\/\/gw\.example\.com\/v1\/messages \(model demo-chat, max_tokens 1; direct, real request, may cost a few tokens\) → 401/);
+  // No model list for a rejected key: the request names the client's own default, as the client would.
+  assert.match(check.observed, /^POST https:\/\/gw\.example\.com\/v1\/messages \(model claude-opus-4-8, max_tokens 1; direct, real request, may cost a few tokens\) → 401/);
+  assert.deepEqual([report.verdict.cause, report.verdict.check], ['KEY_REJECTED', 'messages.request']);
   assert.match(check.observed, /answered by the service at https:\/\/gw\.example\.com itself/);
   assert.match(check.remedy!, /A deleted key is gone for good: create a new one on https:\/\/gw\.example\.com\/keys/);
 });
@@ -99,10 +116,13 @@ test('429, 413, 529 and 5xx: who answered decides the remedy', async () => {
   assert.equal(dead.report.checks.find((c) => c.id === 'fault.locate')!.cause, 'PROXY_FAULT');
 });
 
-test('--no-request sends nothing and says so; without a model to ask for nothing is sent either', async () => {
+test('--no-request sends nothing and says so; without a served model the client own default is asked for', async () => {
   const skipped = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: answer(200, {}), sendRequest: false });
   assert.deepEqual([skipped.check.status, skipped.posts.length], ['skip', 0]);
   assert.match(skipped.check.observed, /not sent \(--no-request\)/);
   const own = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, models: ['claude-sonnet-4-5'], messages: answer(200, { type: 'message', content: [] }) });
   assert.equal(JSON.parse(own.posts[0]!.body).model, 'claude-sonnet-4-5', "the client's own kind of model, one the service serves");
+  const custom = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY, GWCTL_CLIENT_PROFILE: 'custom', GWCTL_CLIENT: 'my-client', MSGAPI_AUTH_TOKEN: KEY }, messages: answer(200, {}) });
+  assert.deepEqual([custom.check.status, custom.posts.length], ['skip', 0], 'the custom profile names no model: nothing to ask for');
+  assert.match(custom.check.observed, /no model known to ask for/);
 });
