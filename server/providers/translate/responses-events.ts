@@ -113,7 +113,7 @@ function closePart(s: Draft, out: StreamEventOut[], open: OpenText): OpenText {
   if (!part || part.kind === 'summary') return open;
   const common = { item_id: open.id, output_index: open.index, content_index: open.parts.length };
   if (part.kind === 'refusal') emit(s, out, 'response.refusal.done', { ...common, refusal: part.text });
-  else emit(s, out, 'response.output_text.done', { ...common, text: part.text, logprobs: [] });
+  else emit(s, out, 'response.output_text.done', { ...common, text: part.text, logprobs: NO_LOGPROBS });
   emit(s, out, 'response.content_part.done', { ...common, part: partBody(part.kind, part.text) });
   return { ...open, parts: [...open.parts, { kind: part.kind, text: part.text }], part: null };
 }
@@ -151,18 +151,25 @@ function openItem(s: Draft, out: StreamEventOut[], kind: 'message' | 'reasoning'
   return open;
 }
 
+/** Log probabilities are never produced through translation; one shared empty list serialises the same. */
+const NO_LOGPROBS: readonly never[] = Object.freeze([]);
+
 /** Message text (or refusal text) as it arrives; opens the message and the content part as needed. */
 export function textDelta(s: Draft, out: StreamEventOut[], delta: string, kind: PartKind = 'output_text'): void {
   let open = s.open?.kind === 'message' ? s.open : openItem(s, out, 'message');
   if (open.part && open.part.kind !== kind) open = closePart(s, out, open);
-  const common = { item_id: open.id, output_index: open.index, content_index: open.parts.length };
   if (!open.part) {
-    emit(s, out, 'response.content_part.added', { ...common, part: partBody(kind, '') });
+    emit(s, out, 'response.content_part.added', { item_id: open.id, output_index: open.index, content_index: open.parts.length, part: partBody(kind, '') });
     open = { ...open, part: { kind, text: '' } };
   }
   if (delta) {
-    if (kind === 'refusal') emit(s, out, 'response.refusal.delta', { ...common, delta });
-    else emit(s, out, 'response.output_text.delta', { ...common, delta, logprobs: [] });
+    // The hot path of a stream: one literal per event, no spreading.
+    const type = kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta';
+    const data =
+      kind === 'refusal'
+        ? { type, sequence_number: s.seq++, item_id: open.id, output_index: open.index, content_index: open.parts.length, delta }
+        : { type, sequence_number: s.seq++, item_id: open.id, output_index: open.index, content_index: open.parts.length, delta, logprobs: NO_LOGPROBS };
+    out.push({ event: type, data });
   }
   s.open = { ...open, part: { kind, text: open.part!.text + delta } };
 }
