@@ -1,7 +1,6 @@
 // Safe start as plain data: route, credential, model, the client's environment and the pinned
 // settings that would be cleaned, each finding with a cause code. Nothing is changed or launched
 // here; the caller decides (dry run, refusal, or clean + launch).
-import { fetchModels } from '../client/gateway-client.ts';
 import type { HttpGet } from '../client/http-get.ts';
 import { findPinned, type PinScan } from '../client-settings/find-pinned.ts';
 import { clientProfile, type ClientProfile } from '../config/client-profile.ts';
@@ -9,7 +8,6 @@ import type { ResolvedSettings } from '../config/resolve-settings.ts';
 import { serviceAddress } from '../config/service-address.ts';
 import { SettingError } from '../config/setting-error.ts';
 import type { CauseCode } from '../doctor/cause-codes.ts';
-import { classifyModelsCall } from '../doctor/classify-models-call.ts';
 import { lintKey } from '../doctor/key-lint.ts';
 import { maskCredential } from '../doctor/mask-credential.ts';
 import { shellStartupFiles, tildePath } from '../paths.ts';
@@ -17,7 +15,8 @@ import { findCredential, notSetText, type CredentialLookup } from './client-cred
 import { buildClientEnv } from './client-env.ts';
 import { executionPlane } from './execution-plane.ts';
 import type { LaunchRequest } from './launch-client.ts';
-import { chooseModel, needsModelList, type ModelChoice, type ModelList } from './model-choice.ts';
+import type { ModelChoice } from './model-choice.ts';
+import { startModel } from './start-model.ts';
 import { resolveCommand } from './resolve-command.ts';
 import { decideRoute, type RouteDecision, type StartWarning } from './route-decision.ts';
 
@@ -106,14 +105,6 @@ function pinFindings(pinned: PinScan, env: NodeJS.ProcessEnv): StartWarning[] {
   return out;
 }
 
-async function modelList(input: StartInput, root: string, key: string): Promise<ModelList> {
-  const timeoutMs = input.requestTimeoutMs ?? 10_000;
-  const call = await fetchModels(input.http, `${root}/v1/models`, key, timeoutMs);
-  if (call.models) return { ids: call.models };
-  const verdict = classifyModelsCall(call, { routeType: 'messages', baseUrl: root, vars: { base_url: root }, keyFindings: lintKey(key), timeoutMs });
-  return { problem: { cause: verdict.cause === 'OK' || verdict.cause === null ? 'UPSTREAM_FAULT' : verdict.cause, observed: verdict.observed } };
-}
-
 export async function planStart(input: StartInput): Promise<PlannedStart> {
   const profile = clientProfile(input.settings, input.env, input.cwd);
   const service = serviceAddress(input.settings);
@@ -133,8 +124,7 @@ export async function planStart(input: StartInput): Promise<PlannedStart> {
   const prefix = profile.auth === 'service' && credential?.value ? lintKey(credential.value).find((f) => f.cause === 'KEY_PREFIX') : undefined;
   if (prefix) warnings.push({ cause: 'KEY_PREFIX', message: `${credential!.foundIn} (${maskCredential(credential!.value)}) ${prefix.detail}` });
   const refused = refusal(credential, profile.auth === 'service' ? service.root : "the client's default upstream", pinned, input.env);
-  const list = !refused && credential?.value && needsModelList(profile, input.env) ? await modelList(input, service.root, credential.value) : undefined;
-  const model = chooseModel({ profile, env: input.env, list });
+  const model = await startModel({ profile, env: input.env, http: input.http, root: service.root, key: refused ? undefined : credential?.value, timeoutMs: input.requestTimeoutMs ?? 10_000 });
   if (model.warning) warnings.push(model.warning);
   const { env, shown } = buildClientEnv(input.env, profile, route, model);
   const { warnings: _routeWarnings, ...routeFields } = route;

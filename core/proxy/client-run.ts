@@ -1,7 +1,11 @@
 // One non-interactive client run through the proxy (acceptance layer claude_routed, the regression
 // step of spec 9.4): the client from the profile, its base address set to the proxy, exactly one
-// credential variable, a short prompt asking for a one-word reply.
+// credential variable, the model gwctl start would give it, a short prompt asking for a one-word reply.
+import { serviceAddress } from '../config/service-address.ts';
+import { findCredential } from '../launch/client-credential.ts';
 import { buildClientEnv } from '../launch/client-env.ts';
+import type { ModelChoice } from '../launch/model-choice.ts';
+import { startModel } from '../launch/start-model.ts';
 import { resolveCommand } from '../launch/resolve-command.ts';
 import type { RouteDecision } from '../launch/route-decision.ts';
 import { commandLine, describeRun } from './command-runner.ts';
@@ -34,10 +38,17 @@ export interface ClientRunOptions {
 }
 
 /** The environment the client gets for the proxy route (the one `gwctl start` would give it). */
-export function proxyRouteEnv(deps: ProxyOperationDeps): NodeJS.ProcessEnv {
+export function proxyRouteEnv(deps: ProxyOperationDeps, model?: ModelChoice): NodeJS.ProcessEnv {
   const proxyUrl = proxyUrlOf(deps);
   const route: RouteDecision = { kind: 'proxy', baseUrl: proxyUrl, reason: 'acceptance through the proxy', proxy: { url: proxyUrl, state: 'ok', observed: '' }, warnings: [] };
-  return buildClientEnv(deps.env, profileOf(deps), route).env;
+  return buildClientEnv(deps.env, profileOf(deps), route, model).env;
+}
+
+/** The model `gwctl start` would give the client (a served one when the gateway has none of its own). */
+async function clientModel(deps: ProxyOperationDeps): Promise<ModelChoice | undefined> {
+  const profile = profileOf(deps);
+  if (deps.settings.baseUrl.value === null) return undefined;
+  return startModel({ profile, env: deps.env, http: deps.http, root: serviceAddress(deps.settings).root, key: findCredential(profile, deps.env)?.value, timeoutMs: deps.probeTimeoutMs * 4 });
 }
 
 function statusIn(output: string): number | undefined {
@@ -52,7 +63,7 @@ function bounded(text: string, max = 400): string {
 
 export async function runClient(deps: ProxyOperationDeps, options: ClientRunOptions = {}): Promise<ClientRun> {
   const profile = profileOf(deps);
-  const env = proxyRouteEnv(deps);
+  const env = proxyRouteEnv(deps, await clientModel(deps));
   const printFlag = deps.settings['client.printFlag'].value as string;
   const resumeFlag = deps.settings['client.resumeFlag'].value as string;
   const prompt = options.prompt ?? ONE_WORD_PROMPT;

@@ -76,13 +76,14 @@ describe('gwctl accept layers', { concurrency: 3 }, () => {
     assert.equal(u.proxy.requests, 0);
   });
 
-  test('a wrong key: claude_routed fails, the diagnosis names KEY_REJECTED from the direct request', async () => {
+  test('a wrong key: claude_routed fails, the diagnosis names KEY_REJECTED from the short request through the proxy', async () => {
     const u = await user({ token: 'sk-wrong-key-000000000' });
     const report = await u.ops().acceptance();
     const routed = report.checks[1]!;
     assert.equal(routed.status, 'fail');
     assert.equal(routed.cause, 'KEY_REJECTED');
-    assert.match(routed.observed, /the client reports 401.*diagnosis: direct\.request KEY_REJECTED/);
+    assert.match(routed.observed, /the client reports 401.*diagnosis: messages\.request KEY_REJECTED: POST http:\/\/127\.0\.0\.1:\d+\/v1\/messages .* → 401/);
+    assert.equal(report.layers[1]!.diagnosis!.checks.find((c) => c.id === 'direct.request')?.cause, 'KEY_REJECTED', 'the direct request agrees');
     assert.equal(report.layers[1]!.diagnosis!.checks.find((c) => c.id === 'status.classify')?.status !== undefined, true, 'diagnosed as --status 401');
     assert.equal(report.checks[2]!.status, 'skip');
   });
