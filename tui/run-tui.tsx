@@ -73,6 +73,9 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
       exitCode = 127;
     }
     if (handover.afterClient === 'exit') return exitCode;
-    resume = { screen: 'start', lastClient: { command: handover.command, exitCode } };
+    // A client that failed leads straight to a diagnosis of what it saw; one stopped by the user
+    // (SIGHUP, SIGINT, SIGTERM) or that succeeded goes back to the Start screen.
+    const failed = exitCode !== 0 && ![129, 130, 143].includes(exitCode);
+    resume = { screen: failed ? 'diagnose' : 'start', lastClient: { command: handover.command, exitCode } };
   }
 }

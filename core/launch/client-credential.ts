@@ -27,11 +27,6 @@ export function credentialVariables(profile: ClientProfile): string[] {
   return [...new Set([profile.tokenVar, profile.apiKeyVar, ...profile.tokenSources, ...profile.apiKeySources])];
 }
 
-/** "ANTHROPIC_AUTH_TOKEN or MSGAPI_AUTH_TOKEN", for messages. */
-export function sourcesText(lookup: Pick<CredentialLookup, 'sources'>): string {
-  return lookup.sources.join(' or ');
-}
-
 /** "ANTHROPIC_AUTH_TOKEN and MSGAPI_AUTH_TOKEN are not set" / "X is not set". */
 export function notSetText(lookup: Pick<CredentialLookup, 'sources'>): string {
   return lookup.sources.length > 1 ? `${lookup.sources.join(' and ')} are not set` : `${lookup.sources[0]} is not set`;

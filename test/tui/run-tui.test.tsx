@@ -95,6 +95,19 @@ test('tui.afterClient=exit: the client gets the terminal and gwctl exits with it
   assert.match(t.stderr.text, /^gwctl: proxy route → http:\/\/127\.0\.0\.1:9801; starting .*\/claude\n/);
 });
 
+test('a client that fails leads straight to a diagnosis of what it saw, with its verdict', async () => {
+  const t = start({}, 1);
+  await t.until('home', 'gwctl › Home', 'verified: 1 model');
+  await t.press('2');
+  await t.until('the start plan', 'back to gwctl');
+  await t.press(KEY.enter);
+  await t.until('the diagnosis after the client', 'gwctl › Diagnose', 'claude exited with code 1: diagnosing what it saw', 'Diagnosis (no status given)');
+  await t.until('the diagnosis to finish', 'passed');
+  assert.equal(t.launched.length, 1);
+  await t.press('q');
+  assert.equal(await t.done, 0);
+});
+
 test('tui.afterClient=return: back on the Start screen with the exit code; q then returns 0', async () => {
   const t = start({}, 0);
   await t.until('home', 'gwctl › Home', 'verified: 1 model');

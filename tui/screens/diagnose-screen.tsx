@@ -3,7 +3,7 @@
 // One check sends a short real request (it may cost a few tokens); `x` leaves it out.
 /** @jsxRuntime automatic @jsxImportSource react */
 import { Box, Text } from 'ink';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ByHand } from '../components/by-hand.tsx';
 import { CheckList, CheckSummary } from '../components/check-list.tsx';
 import { Menu } from '../components/menu.tsx';
@@ -39,17 +39,23 @@ export function DiagnoseScreen() {
   const session = useSession();
   const theme = session.theme;
   const { state, start } = useDiagnose();
-  const [picking, setPicking] = useState(true);
+  // Back from a client that failed: diagnose at once, with every check.
+  const failedClient = session.resume?.screen === 'diagnose' ? session.resume.lastClient : undefined;
+  const [picking, setPicking] = useState(!failedClient);
   const [choice, setChoice] = useState(0);
   const [sendRequest, setSendRequest] = useState(true);
   const status = CHOICES[choice];
-  const viewport = Math.max(3, session.bodyHeight - 4);
+  const viewport = Math.max(3, session.bodyHeight - 4 - (failedClient ? 1 : 0));
   const scroll = useScroll(viewport);
   const run = () => {
     setPicking(false);
     scroll.reset();
     void start(status, sendRequest);
   };
+  useEffect(() => {
+    if (failedClient) void start(undefined, true);
+    // Once, when the screen opens after the failed client.
+  }, []);
   useScreenKeys((input, key) => {
     const move = movement(input, key, viewport - 1);
     if (picking) {
@@ -99,6 +105,11 @@ export function DiagnoseScreen() {
   }
   return (
     <ScreenFrame title="Diagnose" hints={[['r', 'run again'], ['s', 'status'], ['j/k', 'scroll'], BACK, HELP]} help={DIAGNOSE_HELP}>
+      {failedClient && (
+        <Text color={theme.color('warn')} wrap="truncate-end">
+          {theme.symbols.warn} {failedClient.command} exited with code {failedClient.exitCode}: diagnosing what it saw
+        </Text>
+      )}
       <RunHeader what={status === undefined ? 'Diagnosis (no status given)' : `Diagnosis for ${status}`} phase={state.phase} ok={state.report?.ok} startedAt={state.startedAt} endedAt={state.endedAt} theme={theme} />
       <ScrollBox height={viewport} offset={scroll.offset} contentHeight={scroll.contentHeight} onContentHeight={scroll.onContentHeight} theme={theme}>
         <CheckList results={state.results} running={state.running} theme={theme} idWidth={session.width >= 110 ? 24 : 22} />
