@@ -136,10 +136,10 @@ describe('openai client -> gateway -> demo provider: Responses API and embedding
   });
 
   test('errors arrive as the SDK exceptions with the field named', async () => {
-    await assert.rejects(client.responses.create({ model: 'no-such-model', input: 'hi' }), (error: unknown) => error instanceof OpenAI.NotFoundError && (error as OpenAI.APIError).param === 'model');
+    await assert.rejects(client.responses.create({ model: 'no-such-model', input: 'hi' }), (error: unknown) => error instanceof OpenAI.NotFoundError && error.param === 'model');
     await assert.rejects(
       client.responses.create({ model: 'demo-chat', input: 'hi', temperature: 3 }),
-      (error: unknown) => error instanceof OpenAI.BadRequestError && (error as OpenAI.APIError).param === 'temperature',
+      (error: unknown) => error instanceof OpenAI.BadRequestError && error.param === 'temperature',
     );
     const wrongKey = new OpenAI({ baseURL: `${gateway.textUrl}/v1`, apiKey: 'sk-wrong', maxRetries: 0 });
     await assert.rejects(wrongKey.responses.create({ model: 'demo-chat', input: 'hi' }), OpenAI.AuthenticationError);

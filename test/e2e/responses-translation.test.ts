@@ -110,7 +110,7 @@ describe('openai client (Responses) -> gateway -> translated upstreams', () => {
       let argumentDeltas = 0;
       stream.on('response.function_call_arguments.delta', () => (argumentDeltas += 1));
       const first = await stream.finalResponse();
-      const calls = first.output.filter((i): i is OpenAI.Responses.ResponseFunctionToolCall => i.type === 'function_call');
+      const calls = first.output.filter((i) => i.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall[];
       assert.deepEqual(calls.map((c) => [c.call_id, c.name, JSON.parse(c.arguments)]), [
         ['call_sf', 'get_weather', { city: 'San Francisco' }],
         ['call_mu', 'get_weather', { city: 'München' }],
@@ -206,7 +206,7 @@ describe('openai client (Responses) -> gateway -> translated upstreams', () => {
     test('a tool round trip: tool_use blocks become function calls, outputs go back as tool_result blocks', async () => {
       msgUp.handle(() => sseReply(messagesFrames('claude-up', ['Checking both.'], { input: 40, output: 30 }, { tools: PARALLEL.map((t) => ({ ...t, id: t.id.replace('call', 'toolu') })) })));
       const first = await client.responses.stream({ model: 'rx-claude', input: 'Weather in SF and München?', tools: [WEATHER], tool_choice: { type: 'function', name: 'get_weather' }, parallel_tool_calls: false }).finalResponse();
-      const calls = first.output.filter((i): i is OpenAI.Responses.ResponseFunctionToolCall => i.type === 'function_call');
+      const calls = first.output.filter((i) => i.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall[];
       assert.deepEqual(calls.map((c) => c.call_id), ['toolu_sf', 'toolu_mu']);
       const sent = msgUp.last().json();
       assert.deepEqual(sent.tools, [{ name: 'get_weather', input_schema: WEATHER.parameters, description: 'Current weather' }]);
@@ -267,7 +267,7 @@ describe('openai client (Responses) -> gateway -> translated upstreams', () => {
       msgUp.handle(() => jsonReply(200, messagesJson('claude-up', '', { input: 30, output: 9 }, { tools: [{ id: 'toolu_1', name: 'agents__spawn', pieces: ['{"task": "look"}'] }] })));
       const response = await client.responses.create({
         model: 'rx-claude',
-        input: [{ role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;base64,${PNG}` }, { type: 'input_text', text: 'Delegate this.' }] }],
+        input: [{ role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' }, { type: 'input_text', text: 'Delegate this.' }] }],
         tools: [{ type: 'namespace', name: 'agents', description: 'Sub-agents', tools: [{ type: 'function', name: 'spawn', description: 'Start one', parameters: { type: 'object', properties: { task: { type: 'string' } } } }] } as unknown as OpenAI.Responses.Tool],
       });
       const sent = msgUp.last().json();

@@ -34,7 +34,7 @@ after(() => gw.close());
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = bearer(key)) => gw.text.inject({ method: 'POST', url, headers, payload: payload as object });
 
-function openAiError(res: { statusCode: number; json: () => any; headers: Record<string, unknown> }, status: number, param?: string | null) {
+function openAiError(res: { statusCode: number; body: string; json: () => any; headers: Record<string, unknown> }, status: number, param?: string | null) {
   assert.equal(res.statusCode, status, res.body);
   const error = res.json().error;
   assert.equal(typeof error.message, 'string');
