@@ -2,7 +2,8 @@
 // (coding agents send one per session). Only an id-like value is kept; anything else is ignored.
 import type { IncomingHttpHeaders } from 'node:http';
 
-const SESSION_HEADERS = ['x-claude-code-session-id', 'x-session-id'];
+// The Claude Code CLI's header, a generic one, and the Codex CLI's (`session-id`, also sent as thread-id).
+const SESSION_HEADERS = ['x-claude-code-session-id', 'x-session-id', 'session-id'];
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function clientSessionId(headers: IncomingHttpHeaders): string | undefined {

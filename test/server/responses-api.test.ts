@@ -208,3 +208,12 @@ describe('usage and limits', () => {
     }
   });
 });
+
+describe('client sessions', () => {
+  test("the Codex CLI's session-id header attributes usage to its session", async () => {
+    const { clientSessionId } = await import('../../server/usage/client-session.ts');
+    assert.equal(clientSessionId({ 'session-id': '01a20a9b-eb2b-74d3-8123-44454dcacd21' }), '01a20a9b-eb2b-74d3-8123-44454dcacd21');
+    assert.equal(clientSessionId({ 'x-claude-code-session-id': 'a', 'session-id': 'b' }), 'a');
+    assert.equal(clientSessionId({ 'session-id': 'not an id!' }), undefined);
+  });
+});
