@@ -13,5 +13,5 @@ export interface DiagnosisReport extends DoctorReport {
 export async function runDiagnosis(deps: DiagnoseDeps, options: RunOptions & { clientExitCode?: number } = {}): Promise<DiagnosisReport> {
   const context = createDiagnoseContext(deps);
   const results = await runChecks(diagnoseChecks(deps.status), context, options);
-  return { ...toReport(results), verdict: verdictOf(results, { clientExitCode: options.clientExitCode }) };
+  return { ...toReport(results), verdict: verdictOf(results, { clientExitCode: options.clientExitCode, status: deps.status }) };
 }
