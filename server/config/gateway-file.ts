@@ -1,10 +1,15 @@
 // The providers file (YAML or JSON): named upstream providers, their models, and limits.
 // Secrets are referenced by environment variable name; an inline secret is refused.
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { ConfigError } from '../errors/config-error.ts';
 import { DEFAULT_ROUTING, type ModelKind, type RoutingSettings } from '../providers/provider.ts';
 import { DEFAULT_TRANSLATION, type TranslationSettings } from '../providers/translate/translators.ts';
+
+// Loaded when a providers file is read: a gateway on the built-in demo provider never needs it.
+function parseYaml(text: string): unknown {
+  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+}
 
 export type ProviderType = 'openai' | 'anthropic' | 'demo';
 
