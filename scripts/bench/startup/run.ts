@@ -42,8 +42,12 @@ const started = Date.now();
 try {
   process.stderr.write('starting gwctl serve (embedded default)…\n');
   gateway = await startGateway(GWCTL, env, home);
-  // Idle: started, one key made, nothing asked of it for a few seconds.
+  // Idle: started, one key made, nothing asked of it. V8's memory reducer gives back the young
+  // generation's startup growth after about 45 s of idleness, so both moments are reported.
   await new Promise((r) => setTimeout(r, 5_000));
+  const startupRssKiB = gateway.rssKiB();
+  process.stderr.write('idle gateway memory: waiting 60 s…\n');
+  await new Promise((r) => setTimeout(r, 55_000));
   const idleRssKiB = gateway.rssKiB();
 
   process.stderr.write(`cold runs: ${ROUNDS} rounds…\n`);
@@ -86,7 +90,7 @@ try {
     ['`gwctl explain 404`', `${fmt(explainMs)} ms`, `${(explainMs / baseline).toFixed(2)}x`, '≤ 2x', explainMs / baseline <= 2 ? 'met' : 'missed'],
     ['`gwctl verify` (local gateway)', `${fmt(verifyMs)} ms`, `${(verifyMs / baseline).toFixed(2)}x`, '≤ 3x', verifyMs / baseline <= 3 ? 'met' : 'missed'],
     ['TUI first frame (pty)', `${fmt(frameMs)} ms`, `floor ${fmt(median(floor))} ms`, '≤ 400 ms', frameMs <= 400 ? 'met' : 'missed'],
-    ['idle `gwctl serve` RSS (embedded default)', `${fmt(idleRssKiB / 1024, 1)} MiB`, '—', '≤ 80 MiB', idleRssKiB / 1024 <= 80 ? 'met' : 'missed'],
+    ['idle `gwctl serve` RSS (embedded default), 60 s after start', `${fmt(idleRssKiB / 1024, 1)} MiB`, `5 s after start: ${fmt(startupRssKiB / 1024, 1)} MiB`, '≤ 80 MiB', idleRssKiB / 1024 <= 80 ? 'met' : 'missed'],
     ['peak RSS of `gwctl --version`', `${fmt(versionPeakKiB / 1024, 1)} MiB`, `node -e 0: ${fmt(nodePeakKiB / 1024, 1)} MiB`, '≤ 60 MiB', versionPeakKiB / 1024 <= 60 ? 'met' : 'missed'],
   ];
   const spread = (name: string) => {
@@ -108,7 +112,7 @@ try {
   mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'bench-results', `startup-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
-    JSON.stringify({ rounds: ROUNDS, samples: Object.fromEntries(samples), floor, frame, idleRssKiB, versionPeakKiB, nodePeakKiB, loadBefore, loadAfter: load() }, null, 2),
+    JSON.stringify({ rounds: ROUNDS, samples: Object.fromEntries(samples), floor, frame, startupRssKiB, idleRssKiB, versionPeakKiB, nodePeakKiB, loadBefore, loadAfter: load() }, null, 2),
   );
   const code = await gateway.stop();
   gateway = undefined;
