@@ -77,14 +77,21 @@ export function chooseModel(input: ModelChoiceInput): ModelChoice {
   }
   const text = list.ids.filter(isTextModel);
   const own = text.filter((id) => id.startsWith(profile.ownModelPrefix!));
-  if (own.length > 0) return none(`the gateway serves ${profile.ownModelPrefix}… models (${own.slice(0, 3).join(', ')}), so the client's own choice is left alone`, null, list.ids);
+  const fallback = profile.clientDefaultModel;
+  // The client's own choice works when the gateway serves its default; when the default is unknown,
+  // any model of the client's kind is taken as one it may ask for.
+  if (fallback ? text.includes(fallback) : own.length > 0) {
+    return none(`the gateway serves ${fallback ?? `${profile.ownModelPrefix}… models (${own.slice(0, 3).join(', ')})`}, so the client's own choice is left alone`, null, list.ids);
+  }
   if (text.length === 0) {
     return none('the gateway lists no text model', { cause: 'MODEL_NOT_AVAILABLE', message: `the gateway lists no text model for this key (${list.ids.join(', ') || 'an empty list'}), so the client's requests will be refused` }, list.ids);
   }
+  const pick = own[0] ?? text[0]!;
+  const why = own.length > 0 ? `the gateway does not serve ${fallback}, the model the client asks for by itself; ${pick} is the first ${profile.ownModelPrefix}… model it serves` : `the gateway lists no ${profile.ownModelPrefix}… model, which the client asks for by itself; ${pick} is the first text model it serves`;
   return {
-    id: text[0]!,
+    id: pick,
     source: 'automatic',
-    reason: `automatic: the gateway lists no ${profile.ownModelPrefix}… model, which the client asks for by itself; ${text[0]} is the first text model it serves (${text.join(', ')})`,
+    reason: `automatic: ${why} (${text.join(', ')})`,
     override: OVERRIDE,
     variables: settingVariables(profile, env),
     served: list.ids,

@@ -54,7 +54,8 @@ export function startVariables(settings: ResolvedSettings, env: NodeJS.ProcessEn
   if (profile.model) model = { value: profile.model.id, note: `setting client.model (${profile.model.origin})` };
   else if (exported) model = { value: 'left as it is', note: `${profile.modelVar}=${exported} is set in this shell` };
   else if (profile.auth === 'service' && profile.ownModelPrefix) {
-    model = { value: 'automatic', note: `a text model the gateway serves, when it lists no ${profile.ownModelPrefix}… model (the client's own); choose one with gwctl config set client.model <id>` };
+    const own = profile.clientDefaultModel ? `does not serve ${profile.clientDefaultModel} (the client's default)` : `lists no ${profile.ownModelPrefix}… model (the client's own)`;
+    model = { value: 'automatic', note: `a model the gateway serves (${profile.ownModelPrefix}… first, never an image model), when it ${own}; choose one with gwctl config set client.model <id>` };
   } else model = { value: 'not set', note: profile.auth === 'service' ? `the ${profile.name} profile picks no model by itself; set client.model to choose one` : "the vendor serves the client's own models" };
   for (const variable of modelVars) {
     const own = variable !== profile.modelVar && env[variable];

@@ -50,7 +50,7 @@ test('config list shows the active profile and exactly which variables gwctl sta
   assert.match(list.out, /ANTHROPIC_AUTH_TOKEN\s+the key from ANTHROPIC_AUTH_TOKEN, else MSGAPI_AUTH_TOKEN\s+now from MSGAPI_AUTH_TOKEN \(sk-…Cc12\); the only credential the client gets/);
   assert.match(list.out, /ANTHROPIC_API_KEY\s+removed/);
   assert.match(list.out, /MSGAPI_AUTH_TOKEN\s+removed/);
-  assert.match(list.out, /ANTHROPIC_MODEL\s+automatic\s+a text model the gateway serves, when it lists no claude-… model/);
+  assert.match(list.out, /ANTHROPIC_MODEL\s+automatic\s+a model the gateway serves \(claude-… first, never an image model\), when it does not serve claude-opus-4-8/);
   assert.match(list.out, /ANTHROPIC_DEFAULT_HAIKU_MODEL\s+automatic\s+same as ANTHROPIC_MODEL/);
   assert.ok(!list.out.includes(KEY));
   const chosen = await gwctlJson(['config', 'list', '--model', 'demo-chat'], env);

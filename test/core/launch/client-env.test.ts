@@ -65,8 +65,11 @@ test('automatic model: a served text model when the gateway lists none of the cl
   const { env, shown } = buildClientEnv({ ANTHROPIC_AUTH_TOKEN: KEY }, p, proxy, auto);
   assert.deepEqual([env.ANTHROPIC_MODEL, env.ANTHROPIC_DEFAULT_HAIKU_MODEL, shown.ANTHROPIC_DEFAULT_OPUS_MODEL], ['demo-chat', 'demo-chat', 'demo-chat']);
 
-  const own = chooseModel({ profile: p, env: {}, list: { ids: ['claude-sonnet-4-5', 'demo-chat'] } });
-  assert.deepEqual([own.id, own.source, own.variables], [null, 'none', []], "the client's own choice is served: left alone");
+  const own = chooseModel({ profile: p, env: {}, list: { ids: ['claude-opus-4-8', 'demo-chat'] } });
+  assert.deepEqual([own.id, own.source, own.variables], [null, 'none', []], "the client's default is served: left alone");
+  const kin = chooseModel({ profile: p, env: {}, list: { ids: ['demo-chat', 'claude-via-chat'] } });
+  assert.deepEqual([kin.id, kin.source], ['claude-via-chat', 'automatic'], "the default is not served: a served model of the client's kind is set");
+  assert.match(kin.reason, /does not serve claude-opus-4-8, the model the client asks for by itself/);
   const images = chooseModel({ profile: p, env: {}, list: { ids: ['demo-image'] } });
   assert.deepEqual([images.id, images.warning?.cause], [null, 'MODEL_NOT_AVAILABLE'], 'never an image model');
   const failed = chooseModel({ profile: p, env: {}, list: { problem: { cause: 'KEY_REJECTED', observed: 'GET … → 401' } } });
