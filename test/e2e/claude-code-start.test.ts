@@ -1,8 +1,9 @@
 // `gwctl start -- -p "say pong"` with the real messages-protocol client (the pinned Claude Code CLI
 // from the npm registry) as a new user runs it: only the key (in the neutral MSGAPI_AUTH_TOKEN) and
 // the gateway's address are set; gwctl hands the key to the client in the variable it reads and
-// picks a model the demo gateway serves. Through the repo's cache proxy when it is healthy, directly
-// when it is down; a client that fails (a deleted key) is followed by a diagnosis naming the cause.
+// picks a model the gateway serves. Through the repo's cache proxy when it is healthy, directly when
+// it is down, with a model served through translation; a client that fails (a deleted key) is
+// followed by a diagnosis naming the cause.
 // Everything stays on loopback, with a temp HOME and the client's non-essential traffic off.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -127,6 +128,30 @@ describe('gwctl start with the real Claude Code CLI', { timeout: 1_500_000 }, ()
     assert.match(run.err, /why {7}the proxy does not answer .*; starting directly against http:\/\/127\.0\.0\.1:\d+/);
     assert.match(run.err, /key {7}from MSGAPI_AUTH_TOKEN, handed to the client as ANTHROPIC_AUTH_TOKEN/);
     assert.match(run.err, /model {5}demo-chat: automatic: the gateway lists no claude-… model/);
+  });
+
+  test('a claude-… model that a chat-completions upstream serves through translation: start sets it, the reply comes back', async () => {
+    // A second gateway (a real chat-completions server no test wrote) behind a front gateway that
+    // serves only the translated claude-via-chat, not the client's default model.
+    const upstream = await GatewayProcess.start();
+    let front: GatewayProcess | undefined;
+    try {
+      const upstreamKey = (await upstream.createKey('admin', 'front-gateway')).key;
+      front = await GatewayProcess.start({
+        providers: { providers: [{ name: 'chat-upstream', type: 'openai', baseUrl: `${upstream.textUrl}/v1`, apiKeyEnv: 'E2E_CHAT_UPSTREAM_KEY', models: [{ name: 'claude-via-chat', upstreamModel: 'demo-chat' }] }] },
+        env: { E2E_CHAT_UPSTREAM_KEY: upstreamKey },
+      });
+      const frontKey = (await front.createKey('admin', 'gwctl-start')).key;
+      const cwd = home();
+      const env = realClientEnv(cwd, { PATH: `${clientDir}:${process.env.PATH ?? ''}`, MSGAPI_AUTH_TOKEN: frontKey, GWCTL_BASE_URL: front.textUrl, GWCTL_PROXY_URL: `http://127.0.0.1:${await unusedPort()}` });
+      const run = await gwctl(['start', '--', '-p', 'say pong'], env, cwd);
+      assert.equal(run.code, 0, `${explain(run)}\nfront gateway stderr:\n${front.stderr}`);
+      assert.match(run.out, DEMO_REPLY, explain(run));
+      assert.match(run.err, /model {5}claude-via-chat: automatic: the gateway does not serve claude-opus-4-8, the model the client asks for by itself/);
+    } finally {
+      await front?.cleanup();
+      await upstream.cleanup();
+    }
   });
 
   test('a deleted key: the client fails, and a diagnosis of the route it used names the cause', async () => {
