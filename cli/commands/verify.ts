@@ -41,7 +41,7 @@ export function verifyCommand(ctx: CliContext, http: HttpGet = undiciGet): Comma
         }) as never,
     handler: async (args) => {
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
-      const { baseUrl, keyVar, vars } = settingsOptions.guard(() => verifyTarget(settings, args.type, args.keyEnv, ctx.env));
+      const { baseUrl, keyVar, vars } = settingsOptions.guard(() => verifyTarget(settings, args.type, ctx.env, args.keyEnv));
       const context = { keyVar, key: ctx.env[keyVar], baseUrl, routeType: args.type, http, timeoutMs: args.timeout, vars };
       if (!args.json) ctx.stdout(`gwctl verify: ${baseUrl} (${args.type}), key from ${keyVar}\n`);
       const report = await runVerify(context, { onResult: (r) => (args.json ? ctx.stderr(renderChecks.progress(r)) : ctx.stdout(renderChecks.one(r))) });

@@ -17,7 +17,7 @@ export interface VerifyTarget {
  * Without --key-env the key is read where gwctl start finds it: the client's token variable, else
  * the neutral MSGAPI_AUTH_TOKEN.
  */
-export function verifyTarget(settings: ResolvedSettings, type: RouteType, keyEnv?: string, env: NodeJS.ProcessEnv = {}): VerifyTarget {
+export function verifyTarget(settings: ResolvedSettings, type: RouteType, env: NodeJS.ProcessEnv, keyEnv?: string): VerifyTarget {
   const root = serviceAddress(settings).root;
   let baseUrl: string;
   if (settings.baseUrl.source === 'flag') baseUrl = settings.baseUrl.value as string;

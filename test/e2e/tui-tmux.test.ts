@@ -59,6 +59,8 @@ function press(key: string): void {
 
 before(async () => {
   [gateway, proxy] = await Promise.all([GatewayProcess.start({ adminPassword: 'tui-e2e-admin-password' }), FakeProxy.start('ok')]);
+  // The diagnosis sends one short real request through the proxy: it forwards it like the real one.
+  proxy.forwardTo = gateway.textUrl;
 });
 
 after(async () => {
@@ -75,7 +77,7 @@ test('open, verify, diagnose, start the client and come back, quit', async () =>
     GWCTL_BASE_URL: gateway!.textUrl,
     GWCTL_PROXY_URL: proxy!.url,
     MSGAPI_AUTH_TOKEN: key,
-    MSGAPI_BASE_URL: proxy!.url,
+    ANTHROPIC_BASE_URL: proxy!.url,
     CACHE_FIX_PROXY_UPSTREAM: gateway!.textUrl,
     GWCTL_SETTINGS_FILES: '~/.claude/settings.json',
     NO_COLOR: '1',
@@ -83,7 +85,7 @@ test('open, verify, diagnose, start the client and come back, quit', async () =>
   });
   // A client that needs the terminal: it asks for a line, records what it got, exits with 3.
   const record = join(sandbox.root, 'client-record.txt');
-  writeFileSync(join(sandbox.bin, 'claude'), ['#!/bin/sh', 'echo "fake client: type a line"', 'read line', `printf '%s\n' "$MSGAPI_BASE_URL" "$MSGAPI_AUTH_TOKEN" "got:$line" > '${record}'`, 'exit 3', ''].join('\n'));
+  writeFileSync(join(sandbox.bin, 'claude'), ['#!/bin/sh', 'echo "fake client: type a line"', 'read line', `printf '%s\n' "$ANTHROPIC_BASE_URL" "$ANTHROPIC_AUTH_TOKEN" "got:$line" > '${record}'`, 'exit 3', ''].join('\n'));
   chmodSync(join(sandbox.bin, 'claude'), 0o755);
   // The proxy status asks npm for its global prefix; a fixed empty one keeps npm out of the run.
   sandbox.env.npm_config_prefix = join(sandbox.root, 'npm-global');
@@ -98,7 +100,7 @@ test('open, verify, diagnose, start the client and come back, quit', async () =>
   tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', '80', '-y', '24', `sh '${script}'`);
   tmuxStarted = true;
 
-  const home = await until('the home screen to fill in', 'gwctl › Home', 'verified: 1 model', 'proxy → http://127.0.0.1:', '1 Verify key', '8 Quit');
+  const home = await until('the home screen to fill in', 'gwctl › Home', /verified: \d+ models?/, 'proxy → http://127.0.0.1:', '1 Verify key', '8 Quit');
   assert.match(home, new RegExp(`Key +MSGAPI_AUTH_TOKEN sk-…${key.slice(-4)}`));
   assert.match(home, /Base URL +http:\/\/127\.0\.0\.1:\d+ \(env GWCTL_BASE_URL\)/);
   assert.match(home, /Proxy +✔ ok/);
@@ -116,11 +118,11 @@ test('open, verify, diagnose, start the client and come back, quit', async () =>
   press('3');
   await until('the status picker', 'What did the client show?', '› No status');
   press('Enter');
-  const diagnose = await until('the diagnosis', 'Diagnosis (no status given)', '✔ plane.same', '✔ proxy.running', 'OK: 8 passed, 0 warnings, 0 failed, 0 skipped', /rows 1–\d+ of \d+ ↓ · j\/k scroll/);
-  assert.match(flat(diagnose), /✔ client\.base-url MSGAPI_BASE_URL=http:\/\/127\.0\.0\.1:\d+ \(in this shell\): the proxy route/);
+  const diagnose = await until('the diagnosis', 'Diagnosis (no status given)', '✔ plane.same', '✔ proxy.running', 'OK: 9 passed, 0 warnings, 0 failed, 0 skipped', /rows 1–\d+ of \d+ ↓ · j\/k scroll/);
+  assert.match(flat(diagnose), /✔ client\.base-url ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:\d+ \(in this shell\): the proxy route/);
   press('G');
   const end = await until('the end of the diagnosis', /↑ rows \d+–(\d+) of \1 · j\/k scroll/, '✔ direct.request');
-  assert.match(flat(end), /GET http:\/\/127\.0\.0\.1:\d+\/v1\/models → 200, 1 model: demo-chat/);
+  assert.match(flat(end), /GET http:\/\/127\.0\.0\.1:\d+\/v1\/models → 200, \d+ models?: demo-chat/);
   assert.match(end, /By hand: \$ gwctl diagnose/);
 
   press('Escape');
@@ -131,7 +133,8 @@ test('open, verify, diagnose, start the client and come back, quit', async () =>
   const handedOver = await until('the client to have the terminal', 'fake client: type a line', 'gwctl: proxy route → http://127.0.0.1:');
   assert.ok(!handedOver.includes('gwctl › '), 'the app left the screen to the client');
   for (const k of ['h', 'e', 'l', 'l', 'o', 'Enter']) press(k);
-  const back = await until('gwctl to come back', '⚠ claude exited with code 3', 'gwctl › Start client', /Route +proxy → http:\/\/127\.0\.0\.1:\d+/);
+  // A client that failed leads straight to a diagnosis of what it saw.
+  const back = await until('gwctl to come back diagnosing', '⚠ claude exited with code 3: diagnosing what it saw', 'gwctl › Diagnose', 'Diagnosis (no status given)');
   await waitFor(() => existsSync(record), { timeoutMs: 5000, what: 'the client record' });
   assert.deepEqual(readFileSync(record, 'utf8').split('\n').slice(0, 3), [proxy!.url, key, 'got:hello'], 'the proxy route, the key, and the keys typed reached the client');
 

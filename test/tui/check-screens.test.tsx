@@ -40,6 +40,15 @@ test('verify: a rejected key shows KEY_REJECTED with the observation, the remedy
   app.unmount();
 });
 
+test('verify: a key kept in the neutral MSGAPI_AUTH_TOKEN is found, as gwctl start finds it', async () => {
+  const m = setup({ env: { ANTHROPIC_AUTH_TOKEN: undefined, MSGAPI_AUTH_TOKEN: TEST_KEY } });
+  const app = renderApp(m.deps);
+  await app.press('1');
+  const frame = flat(await app.waitFor('OK: 4 passed'));
+  assert.match(frame, /key from MSGAPI_AUTH_TOKEN/);
+  app.unmount();
+});
+
 test('verify: t switches the route type (the chat route adds /v1), r runs again', async () => {
   const m = setup();
   const app = renderApp(m.deps);

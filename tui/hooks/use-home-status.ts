@@ -53,7 +53,7 @@ export function useHomeStatus() {
 
   const verify = useTask(async (): Promise<VerifyReport> => {
     if (!settings) throw new ProblemError(problem);
-    const target = verifyTarget(settings, 'messages', undefined, deps.env);
+    const target = verifyTarget(settings, 'messages', deps.env);
     return runVerify({ keyVar: target.keyVar, key: deps.env[target.keyVar], baseUrl: target.baseUrl, routeType: 'messages', http: deps.http, timeoutMs: deps.requestTimeoutMs ?? 10_000, vars: target.vars });
   });
   const health = useTask(async (): Promise<ProxyHealth> => {

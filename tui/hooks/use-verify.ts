@@ -19,7 +19,7 @@ export function useVerify() {
     (type: RouteType) =>
       run(async (options) => {
         if (!settings) throw new ProblemError(problem);
-        const target = verifyTarget(settings, type);
+        const target = verifyTarget(settings, type, deps.env);
         return runVerify(
           { keyVar: target.keyVar, key: deps.env[target.keyVar], baseUrl: target.baseUrl, routeType: type, http: deps.http, timeoutMs: deps.requestTimeoutMs ?? 10_000, vars: target.vars },
           options,
