@@ -25,14 +25,14 @@ describe('openai client against the gateway (demo provider)', () => {
     restoreEnv?.();
   });
 
-  test('models.list lists the demo text model, in the OpenAI list shape', async () => {
+  test('models.list lists the demo text and embedding models, in the OpenAI list shape', async () => {
     const ids: string[] = [];
     for await (const model of client.models.list()) {
       assert.equal(model.object, 'model');
       assert.equal(typeof model.created, 'number');
       ids.push(model.id);
     }
-    assert.deepEqual(ids, ['demo-chat'], 'the text API lists text models only');
+    assert.deepEqual(ids, ['demo-chat', 'demo-embedding'], 'the text API lists text and embedding models, no image models');
   });
 
   test('models.retrieve answers one model and 404 for an unknown one', async () => {

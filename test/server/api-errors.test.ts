@@ -90,7 +90,7 @@ describe('404 that explains', () => {
   test('the text model list and the image model list are separate', async () => {
     const text = (await gw.text.inject({ url: '/v1/models', headers: bearer(key) })).json().data.map((m: { id: string }) => m.id);
     const image = (await gw.image.inject({ url: '/v1/models', headers: bearer(key) })).json().data.map((m: { id: string }) => m.id);
-    assert.deepEqual(text, ['demo-chat', 'gpt-test']);
+    assert.deepEqual(text, ['demo-chat', 'demo-embedding', 'gpt-test']);
     assert.deepEqual(image, ['demo-image']);
   });
 });
