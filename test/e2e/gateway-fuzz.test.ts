@@ -62,7 +62,7 @@ interface Case {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string | Buffer;
+  body?: string | Blob;
 }
 
 function makeCase(key: string): Case {
@@ -70,11 +70,11 @@ function makeCase(key: string): Case {
   const roll = random();
   const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
   if (seed.path.includes('messages')) headers['anthropic-version'] = '2023-06-01';
-  let body: string | Buffer = JSON.stringify(mutate(seed.body));
+  let body: string | Blob = JSON.stringify(mutate(seed.body));
   let path = seed.path;
   let method = 'POST';
-  if (roll < 0.05) body = body.slice(0, Math.floor(body.length * random()));
-  else if (roll < 0.08) body = Buffer.from([0xff, 0xfe, 0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d]);
+  if (roll < 0.05) body = (body as string).slice(0, Math.floor((body as string).length * random()));
+  else if (roll < 0.08) body = new Blob([new Uint8Array([0xff, 0xfe, 0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d])]);
   else if (roll < 0.11) body = `{"model":"demo-chat","messages":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
   else if (roll < 0.14) headers['content-type'] = pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1']);
   else if (roll < 0.17) delete headers.authorization;

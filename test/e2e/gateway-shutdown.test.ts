@@ -162,8 +162,9 @@ describe('graceful shutdown and usage', () => {
       assert.equal(found[0]!.user, 'admin');
       return found[0]!;
     };
-    assert.deepEqual({ ...row('gpt-up'), errors: undefined }, { user: 'admin', keyId: key.id, model: 'gpt-up', requests: 1, inputTokens: 11, outputTokens: 7, errors: undefined });
+    assert.deepEqual({ ...row('gpt-up'), errors: undefined, outcomes: undefined }, { user: 'admin', keyId: key.id, model: 'gpt-up', requests: 1, inputTokens: 11, outputTokens: 7, errors: undefined, outcomes: undefined });
     assert.deepEqual(row('gpt-up').errors, {});
+    assert.deepEqual((row('gpt-up') as UsageRow & { outcomes: Record<string, number> }).outcomes, {}, 'every stream completed: nothing ended early');
     const claude = row('claude-up');
     assert.equal(claude.requests, 1);
     assert.equal(claude.inputTokens, 13);
