@@ -6,6 +6,7 @@ import type { Lifecycle } from './lifecycle.ts';
 import type { GatewayMetrics } from './metrics/gateway-metrics.ts';
 import type { LoginLimiter } from './web/session/login-limiter.ts';
 import type { BodyBudget } from './limits/body-budget.ts';
+import type { BudgetCounter } from './limits/budget-counter.ts';
 import type { RateLimit } from './limits/rate-limiter.ts';
 import type { ModelRouter } from './providers/model-router.ts';
 import type { Store } from './store/store.ts';
@@ -31,6 +32,8 @@ export interface GatewayDeps {
   authenticator: KeyAuthenticator;
   router: ModelRouter;
   rateLimiter: RateLimit;
+  /** Token and request budgets of keys (in memory, or shared through Redis). */
+  budgets: BudgetCounter;
   usage: UsageMeter;
   settings: GatewaySettings;
   lifecycle?: Lifecycle;
@@ -43,4 +46,6 @@ export interface GatewayDeps {
   /** Bounds the request bodies held in memory at once; absent = no bound (tests). */
   bodyBudget?: BodyBudget;
   logger?: Logger;
+  /** The clock limits are judged by (expiry, budget periods); tests set it. Default Date.now. */
+  now?: () => number;
 }

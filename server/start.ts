@@ -74,6 +74,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     loginLimiter: shared.loginLimiter,
     router,
     rateLimiter: shared.rateLimiter,
+    budgets: shared.budgets,
     usage,
     settings,
     logger,

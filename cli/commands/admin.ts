@@ -4,6 +4,7 @@ import type { CliContext } from '../cli-context.ts';
 import { keyCreateCommand } from './admin/key-create.ts';
 import { keyDeleteCommand } from './admin/key-delete.ts';
 import { keyListCommand } from './admin/key-list.ts';
+import { keyUpdateCommand } from './admin/key-update.ts';
 import { usageCommand } from './admin/usage.ts';
 import { userAddCommand } from './admin/user-add.ts';
 import { userListCommand } from './admin/user-list.ts';
@@ -31,7 +32,12 @@ export function adminCommand(ctx: CliContext): CommandModule {
           command: 'key',
           describe: 'Manage API keys',
           builder: (k) =>
-            k.command(keyCreateCommand(ctx) as never).command(keyListCommand(ctx) as never).command(keyDeleteCommand(ctx) as never).demandCommand(1, 'Name a key subcommand.'),
+            k
+              .command(keyCreateCommand(ctx) as never)
+              .command(keyListCommand(ctx) as never)
+              .command(keyUpdateCommand(ctx) as never)
+              .command(keyDeleteCommand(ctx) as never)
+              .demandCommand(1, 'Name a key subcommand.'),
           handler: () => undefined,
         })
         .command(usageCommand(ctx) as never)

@@ -7,6 +7,7 @@
 import { maskKey } from '../../core/redact.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { RevocationEvent, RevocationFeed } from '../cluster/revocation.ts';
+import type { KeyLimits } from '../limits/key-limits.ts';
 import { hashApiKey } from './api-key-values.ts';
 import type { KeysRepo } from '../store/keys-repo.ts';
 import type { UsersRepo } from '../store/users-repo.ts';
@@ -15,6 +16,8 @@ export interface AuthContext {
   keyId: string;
   userId: string;
   username: string;
+  /** Cached with the key so enforcing them costs no query; an edit evicts like a deletion. */
+  limits: KeyLimits;
 }
 
 export interface CacheInvalidation {
@@ -76,7 +79,7 @@ export class KeyAuthenticator {
     if (owner.disabled) {
       throw new GatewayError(401, 'account_disabled', `The account that owns this key (${maskKey(key)}) is disabled. Ask an operator.`);
     }
-    const context: AuthContext = { keyId: record.id, userId: owner.id, username: owner.username };
+    const context: AuthContext = { keyId: record.id, userId: owner.id, username: owner.username, limits: record.limits };
     if (usable && generation === this.generation) {
       if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(hash, context);
@@ -95,7 +98,7 @@ export class KeyAuthenticator {
     this.cache.clear();
   }
 
-  /** Called by this process after it deletes a key or disables a user. */
+  /** Called by this process after it deletes or changes a key, or disables a user. */
   forgetKey(keyId: string): void {
     this.generation += 1;
     for (const [hash, context] of this.cache) if (context.keyId === keyId) this.cache.delete(hash);

@@ -28,15 +28,15 @@ export class RedisRateLimiter implements RateLimit {
     return this.requestsPerMinute > 0;
   }
 
-  async take(subject: string): Promise<RateDecision> {
+  async take(subject: string, limit: number = this.requestsPerMinute): Promise<RateDecision> {
     try {
       const [count, ttl] = (await this.cluster.command.eval(TAKE, 1, `${this.cluster.prefix}rate:${subject}`, String(WINDOW_MS))) as [number, number];
       const resetMs = ttl > 0 ? ttl : WINDOW_MS;
-      if (count > this.requestsPerMinute) return { allowed: false, limit: this.requestsPerMinute, remaining: 0, resetMs };
-      return { allowed: true, limit: this.requestsPerMinute, remaining: this.requestsPerMinute - count, resetMs };
+      if (count > limit) return { allowed: false, limit, remaining: 0, resetMs };
+      return { allowed: true, limit, remaining: limit - count, resetMs };
     } catch {
       this.fallbacks += 1;
-      return this.local.take(subject);
+      return this.local.take(subject, limit);
     }
   }
 }

@@ -1,17 +1,19 @@
 // The parts of the gateway whose state must agree across instances, built for the mode it runs in:
 // - SQLite (one instance): in-memory limits; the key cache follows the file's data_version.
 // - PostgreSQL without Redis: in-memory limits per instance; the key cache follows LISTEN/NOTIFY.
-// - PostgreSQL with Redis: rate limits, login throttling and provider health shared through Redis;
+// - PostgreSQL with Redis: rate limits, key budgets, login throttling and provider health shared through Redis;
 //   the key cache follows both feeds and is bypassed while either is disconnected.
 import type { Logger } from 'pino';
 import { randomBase62 } from '../auth/random-tokens.ts';
 import { KeyAuthenticator } from '../auth/key-authenticator.ts';
+import { MemoryBudgetCounter, type BudgetCounter } from '../limits/budget-counter.ts';
 import { RateLimiter, type RateLimit } from '../limits/rate-limiter.ts';
 import type { ModelRouter } from '../providers/model-router.ts';
 import type { Store } from '../store/store.ts';
 import { LoginLimiter } from '../web/session/login-limiter.ts';
 import { PgRevocationFeed } from './pg-revocation-feed.ts';
 import { RedisCluster } from './redis-cluster.ts';
+import { RedisBudgetCounter } from './redis-budget-counter.ts';
 import { RedisFailureLog } from './redis-failure-log.ts';
 import { RedisRateLimiter } from './redis-rate-limiter.ts';
 import type { RevocationFeed } from './revocation.ts';
@@ -29,6 +31,7 @@ export interface SharedParts {
   cluster?: RedisCluster;
   authenticator: KeyAuthenticator;
   rateLimiter: RateLimit;
+  budgets: BudgetCounter;
   loginLimiter: LoginLimiter;
   close(): Promise<void>;
 }
@@ -48,6 +51,7 @@ export async function buildSharedParts(store: Store, router: ModelRouter, option
     cluster,
     authenticator,
     rateLimiter: cluster ? new RedisRateLimiter(cluster, options.requestsPerMinute) : new RateLimiter(options.requestsPerMinute),
+    budgets: cluster ? new RedisBudgetCounter(cluster) : new MemoryBudgetCounter(),
     loginLimiter: new LoginLimiter(cluster ? { log: new RedisFailureLog(cluster) } : {}),
     async close() {
       await authenticator.close();

@@ -1,4 +1,5 @@
-// Per-key requests-per-minute limit over fixed one-minute windows, kept in memory.
+// Per-key requests-per-minute limit over fixed one-minute windows, kept in memory. A key may carry
+// its own limit, passed with each take().
 
 export interface RateDecision {
   allowed: boolean;
@@ -11,7 +12,8 @@ export interface RateDecision {
 /** A per-key limit: this in-memory one, or the one shared through Redis by several instances. */
 export interface RateLimit {
   readonly enabled: boolean;
-  take(subject: string): RateDecision | Promise<RateDecision>;
+  /** `limit` overrides the default for this subject (a key with its own rate limit). */
+  take(subject: string, limit?: number): RateDecision | Promise<RateDecision>;
 }
 
 interface Window {
@@ -34,7 +36,7 @@ export class RateLimiter implements RateLimit {
     return this.requestsPerMinute > 0;
   }
 
-  take(subject: string): RateDecision {
+  take(subject: string, limit: number = this.requestsPerMinute): RateDecision {
     const now = this.now();
     this.sweep(now);
     let window = this.windows.get(subject);
@@ -43,11 +45,11 @@ export class RateLimiter implements RateLimit {
       this.windows.set(subject, window);
     }
     const resetMs = window.startedAt + WINDOW_MS - now;
-    if (window.count >= this.requestsPerMinute) {
-      return { allowed: false, limit: this.requestsPerMinute, remaining: 0, resetMs };
+    if (window.count >= limit) {
+      return { allowed: false, limit, remaining: 0, resetMs };
     }
     window.count += 1;
-    return { allowed: true, limit: this.requestsPerMinute, remaining: this.requestsPerMinute - window.count, resetMs };
+    return { allowed: true, limit, remaining: limit - window.count, resetMs };
   }
 
   private sweep(now: number): void {

@@ -7,6 +7,8 @@ import type { GatewayDeps } from '../gateway-deps.ts';
 import { surfaceOf } from '../gateway-request.ts';
 import { DEFAULT_JSON_MAX_DEPTH } from '../serve-options.ts';
 import { exceedsJsonDepth } from './json-depth.ts';
+import { budgetHolders, checkExpiry } from '../limits/key-enforcement.ts';
+import { chargeBudgets, checkBudgets } from '../limits/quota-guard.ts';
 import { clientSessionId } from '../usage/client-session.ts';
 import { promptChars, tokensFromChars } from '../usage/estimate-tokens.ts';
 
@@ -129,9 +131,18 @@ export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, stat
     sessionId: clientSessionId(request.headers),
     outcome: state.outcome,
   });
+  // Budgets count what reached a provider, like usage; a refusal costs nothing.
+  if (state.reachedProvider) {
+    chargeBudgets(deps.budgets, budgetHolders(state.auth), inputTokens + outputTokens, (deps.now ?? Date.now)()).catch((error: Error) =>
+      request.log.warn({ err: { message: error.message } }, 'budget not charged'),
+    );
+  }
 }
 
-/** Route-level onRequest hook: resolves the key (401) and applies the per-key limit (429). */
+/**
+ * Route-level onRequest hook: resolves the key (401, also once it expired), its budgets (429
+ * `quota_exceeded`) and its rate limit, the key's own or the default (429 `rate_limit_exceeded`).
+ */
 export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boolean }) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const allowXApiKey = options.allowXApiKey || request.gateway.surface === 'messages';
@@ -140,9 +151,14 @@ export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boo
       xApiKey: request.headers['x-api-key'] as string | undefined,
       allowXApiKey,
     });
-    request.gateway.auth = await deps.authenticator.authenticate(key);
-    if (!deps.rateLimiter.enabled) return;
-    const decision = await deps.rateLimiter.take(request.gateway.auth.keyId);
+    const auth = await deps.authenticator.authenticate(key);
+    request.gateway.auth = auth;
+    const now = (deps.now ?? Date.now)();
+    checkExpiry(auth, now);
+    await checkBudgets(deps.budgets, budgetHolders(auth), now);
+    const ownLimit = auth.limits.rateLimit ?? undefined;
+    if (!deps.rateLimiter.enabled && ownLimit === undefined) return;
+    const decision = await deps.rateLimiter.take(auth.keyId, ownLimit);
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     const headers: Record<string, string> = {
       'x-ratelimit-limit-requests': String(decision.limit),

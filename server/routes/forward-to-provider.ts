@@ -4,6 +4,7 @@
 // happened before any byte reached the client, and relay the first usable answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
+import { checkModelAllowed } from '../limits/key-enforcement.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { routingOf, type Route } from '../providers/model-router.ts';
 import { UpstreamError, type ModelKind, type Operation, type ProviderResponse } from '../providers/provider.ts';
@@ -119,6 +120,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: FastifyReque
     );
   }
   request.gateway.model = candidates[0]!.model.id;
+  if (request.gateway.auth) checkModelAllowed(request.gateway.auth, options.modelName, request.gateway.model);
 
   const headers = protocolHeaders(request);
   const abort = new AbortController();

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
+import { allowedModels } from '../limits/key-enforcement.ts';
 import { authenticateWith } from '../plugins/api-hooks.ts';
 import type { ModelInfo, ModelKind } from '../providers/provider.ts';
 
@@ -21,8 +22,14 @@ export function registerModels(app: FastifyInstance, deps: GatewayDeps, kind: 't
   // The text address serves embedding models too, to OpenAI-style clients; a messages client can
   // only use the text models.
   const kindsFor = (request: FastifyRequest): ModelKind[] => (kind === 'image' ? ['image'] : request.gateway.surface === 'messages' ? ['text'] : ['text', 'embedding']);
-  app.get('/v1/models', { onRequest }, async (request) => {
+  // A key limited to some models sees only those.
+  const modelsFor = (request: FastifyRequest): ModelInfo[] => {
     const models = deps.router.list(...kindsFor(request));
+    const allowed = request.gateway.auth && allowedModels(request.gateway.auth);
+    return allowed ? models.filter((m) => allowed.includes(m.id)) : models;
+  };
+  app.get('/v1/models', { onRequest }, async (request) => {
+    const models = modelsFor(request);
     if (request.gateway.surface === 'messages') {
       return { data: models.map(messagesModel), has_more: false, first_id: models[0]?.id ?? null, last_id: models.at(-1)?.id ?? null };
     }
@@ -30,7 +37,7 @@ export function registerModels(app: FastifyInstance, deps: GatewayDeps, kind: 't
   });
 
   app.get<{ Params: { id: string } }>('/v1/models/:id', { onRequest }, async (request) => {
-    const model = deps.router.list(...kindsFor(request)).find((m) => m.id === request.params.id);
+    const model = modelsFor(request).find((m) => m.id === request.params.id);
     if (!model) {
       throw new GatewayError(404, 'model_not_found', `The model "${request.params.id}" does not exist or is not available to this key.`, { param: 'model' });
     }

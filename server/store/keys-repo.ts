@@ -1,8 +1,10 @@
-// API keys: created with a value returned once, stored as a hash, listed masked, deleted by their owner.
+// API keys: created with a value returned once, stored as a hash, listed masked, deleted by their
+// owner; their optional limits (expiry, models, rate, budgets) are kept beside them.
 import type { Kysely, Transaction } from 'kysely';
 import type { RevocationEvent } from '../cluster/revocation.ts';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../auth/api-key-values.ts';
 import { newId } from '../auth/random-tokens.ts';
+import { NO_LIMITS, applyPatch, type KeyLimits, type LimitsPatch } from '../limits/key-limits.ts';
 import type { ApiKeysTable, Database } from './schema.ts';
 
 /** Everything about a key except its value, which is never stored. */
@@ -13,6 +15,7 @@ export interface ApiKeyRecord {
   hint: string;
   createdAt: string;
   lastUsedAt: string | null;
+  limits: KeyLimits;
 }
 
 export interface CreatedApiKey extends ApiKeyRecord {
@@ -22,6 +25,34 @@ export interface CreatedApiKey extends ApiKeyRecord {
 
 export const KEY_NAME_MAX_LENGTH = 100;
 
+const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
+
+function limitsOf(row: Omit<ApiKeysTable, 'key_hash'>): KeyLimits {
+  return {
+    expiresAt: row.expires_at,
+    models: row.models === null ? null : (JSON.parse(row.models) as string[]),
+    rateLimit: nullableNumber(row.rate_limit),
+    budgets: {
+      tokensDay: nullableNumber(row.budget_tokens_day),
+      tokensMonth: nullableNumber(row.budget_tokens_month),
+      requestsDay: nullableNumber(row.budget_requests_day),
+      requestsMonth: nullableNumber(row.budget_requests_month),
+    },
+  };
+}
+
+function limitColumns(limits: KeyLimits) {
+  return {
+    expires_at: limits.expiresAt,
+    models: limits.models === null ? null : JSON.stringify(limits.models),
+    rate_limit: limits.rateLimit,
+    budget_tokens_day: limits.budgets.tokensDay,
+    budget_tokens_month: limits.budgets.tokensMonth,
+    budget_requests_day: limits.budgets.requestsDay,
+    budget_requests_month: limits.budgets.requestsMonth,
+  };
+}
+
 function toRecord(row: Omit<ApiKeysTable, 'key_hash'>): ApiKeyRecord {
   return {
     id: row.id,
@@ -30,10 +61,25 @@ function toRecord(row: Omit<ApiKeysTable, 'key_hash'>): ApiKeyRecord {
     hint: row.hint,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
+    limits: limitsOf(row),
   };
 }
 
-const PUBLIC_COLUMNS = ['id', 'user_id', 'name', 'hint', 'created_at', 'last_used_at'] as const;
+const PUBLIC_COLUMNS = [
+  'id',
+  'user_id',
+  'name',
+  'hint',
+  'created_at',
+  'last_used_at',
+  'expires_at',
+  'models',
+  'rate_limit',
+  'budget_tokens_day',
+  'budget_tokens_month',
+  'budget_requests_day',
+  'budget_requests_month',
+] as const;
 
 export type NotifyRevocation = (trx: Transaction<Database>, event: RevocationEvent) => Promise<void>;
 
@@ -43,7 +89,7 @@ export class KeysRepo {
     private readonly notifyRevocation?: NotifyRevocation,
   ) {}
 
-  async create(userId: string, name?: string | null): Promise<CreatedApiKey> {
+  async create(userId: string, name?: string | null, limits: KeyLimits = NO_LIMITS): Promise<CreatedApiKey> {
     const label = name?.trim() ? name.trim() : null;
     if (label && label.length > KEY_NAME_MAX_LENGTH) {
       throw new RangeError(`A key name has at most ${KEY_NAME_MAX_LENGTH} characters.`);
@@ -57,6 +103,7 @@ export class KeysRepo {
       hint: apiKeyHint(key),
       created_at: new Date().toISOString(),
       last_used_at: null,
+      ...limitColumns(limits),
     };
     await this.db.insertInto('api_keys').values(row).execute();
     return { ...toRecord(row), key };
@@ -84,6 +131,28 @@ export class KeysRepo {
   async listAll(): Promise<ApiKeyRecord[]> {
     const rows = await this.db.selectFrom('api_keys').select(PUBLIC_COLUMNS).orderBy('created_at', 'desc').execute();
     return rows.map(toRecord);
+  }
+
+  async findById(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.selectFrom('api_keys').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /**
+   * Changes a key's limits (only the owner's key when `ownerId` is given). Instances cache limits
+   * with the key, so the change travels like a deletion: NOTIFY in the same transaction.
+   */
+  async updateLimits(id: string, patch: LimitsPatch, ownerId?: string): Promise<ApiKeyRecord | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('api_keys').select(PUBLIC_COLUMNS).where('id', '=', id);
+      if (ownerId !== undefined) query = query.where('user_id', '=', ownerId);
+      const row = await query.executeTakeFirst();
+      if (!row) return undefined;
+      const limits = applyPatch(limitsOf(row), patch);
+      await trx.updateTable('api_keys').set(limitColumns(limits)).where('id', '=', id).execute();
+      await this.notifyRevocation?.(trx, { kind: 'key', id });
+      return { ...toRecord(row), limits };
+    });
   }
 
   /** Deletes a key only when it belongs to the user; false for unknown ids and other users' keys alike. */

@@ -26,6 +26,14 @@ export interface ApiKeysTable {
   hint: string;
   created_at: string;
   last_used_at: string | null;
+  expires_at: string | null;
+  /** JSON array of public model names. */
+  models: string | null;
+  rate_limit: number | null;
+  budget_tokens_day: number | string | null;
+  budget_tokens_month: number | string | null;
+  budget_requests_day: number | string | null;
+  budget_requests_month: number | string | null;
 }
 
 /** One row per hour, user, key ('' for the web apps) and model. */

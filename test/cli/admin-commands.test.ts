@@ -43,7 +43,7 @@ test('key create prints the value once; list shows only masked hints; delete rem
   const created = await gwctl(['admin', 'key', 'create', '--user', 'alice', '--name', 'laptop', '--json', ...db]);
   assert.equal(created.code, 0, created.err);
   const key = JSON.parse(created.out);
-  assert.deepEqual(Object.keys(key).sort(), ['createdAt', 'hint', 'id', 'key', 'name']);
+  assert.deepEqual(Object.keys(key).sort(), ['createdAt', 'hint', 'id', 'key', 'limits', 'name']);
   assert.match(key.key, /^sk-[0-9A-Za-z]{48}$/);
   assert.equal(key.hint, `sk-…${key.key.slice(-4)}`);
 
@@ -63,6 +63,42 @@ test('key create prints the value once; list shows only masked hints; delete rem
   const missingUser = await gwctl(['admin', 'key', 'create', '--user', 'nobody', ...db]);
   assert.equal(missingUser.code, 1);
   assert.match(missingUser.err, /No user named "nobody"/);
+});
+
+test('key create with limits, key update changes only the limits named, wrong values exit 2', async () => {
+  const created = await gwctl([
+    'admin', 'key', 'create', '--user', 'alice', '--json', ...db,
+    '--expires', '2030-01-31', '--models', 'demo-chat,demo-embedding', '--rate-limit', '30',
+    '--budget-tokens-day', '1000', '--budget-tokens-month', '20000', '--budget-requests-day', '50', '--budget-requests-month', '900',
+  ]);
+  assert.equal(created.code, 0, created.err);
+  const key = JSON.parse(created.out);
+  assert.deepEqual(key.limits, {
+    expiresAt: '2030-01-31T00:00:00.000Z',
+    models: ['demo-chat', 'demo-embedding'],
+    rateLimit: 30,
+    budgets: { tokensDay: 1000, tokensMonth: 20000, requestsDay: 50, requestsMonth: 900 },
+  });
+  const updated = await gwctl(['admin', 'key', 'update', key.id, '--models', '', '--budget-tokens-day', '0', '--json', ...db]);
+  assert.equal(updated.code, 0, updated.err);
+  assert.deepEqual(JSON.parse(updated.out).limits, {
+    expiresAt: '2030-01-31T00:00:00.000Z',
+    models: null,
+    rateLimit: 30,
+    budgets: { tokensDay: null, tokensMonth: 20000, requestsDay: 50, requestsMonth: 900 },
+  });
+  const text = await gwctl(['admin', 'key', 'update', key.id, '--expires', '30d', ...db]);
+  assert.equal(text.code, 0, text.err);
+  assert.match(text.out, /expires 20\d\d-.*30\/min; 20000 tokens\/month; 50 requests\/day; 900 requests\/month/);
+  assert.ok(!text.out.includes(key.key));
+  const bad = await gwctl(['admin', 'key', 'update', key.id, '--budget-requests-day', 'lots', ...db]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /Request budget per day must be a whole number/);
+  const nothing = await gwctl(['admin', 'key', 'update', key.id, ...db]);
+  assert.equal(nothing.code, 2);
+  const listed = await gwctl(['admin', 'key', 'list', '--user', 'alice', ...db]);
+  assert.match(listed.out, /LIMITS/);
+  assert.match(listed.out, /20000 tokens\/month/);
 });
 
 test('usage reports an empty period without failing', async () => {

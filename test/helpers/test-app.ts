@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildImageApp, buildTextApp } from '../../server/app.ts';
 import { KeyAuthenticator } from '../../server/auth/key-authenticator.ts';
 import type { GatewayDeps } from '../../server/gateway-deps.ts';
+import { MemoryBudgetCounter } from '../../server/limits/budget-counter.ts';
 import { RateLimiter } from '../../server/limits/rate-limiter.ts';
 import { DemoProvider } from '../../server/providers/demo/demo-provider.ts';
 import { ModelRouter } from '../../server/providers/model-router.ts';
@@ -29,6 +30,8 @@ export interface TestGatewayOptions {
   providers?: Provider[];
   rateLimitRpm?: number;
   bodyLimitBytes?: number;
+  /** The clock of limits (expiry, budget periods). */
+  now?: () => number;
 }
 
 export async function createTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -40,9 +43,11 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     store,
     authenticator: new KeyAuthenticator(store.keys, store.users, { changedElsewhere: store.database.changedElsewhere }),
     router,
-    rateLimiter: new RateLimiter(options.rateLimitRpm ?? 0),
+    rateLimiter: new RateLimiter(options.rateLimitRpm ?? 0, options.now),
+    budgets: new MemoryBudgetCounter(options.now),
     usage: new UsageMeter(store.usage),
     settings: { publicUrl: 'http://gw.test', publicImageUrl: 'http://img.gw.test', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024 },
+    now: options.now,
   };
   const text = buildTextApp(deps);
   const image = buildImageApp(deps);

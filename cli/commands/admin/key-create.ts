@@ -1,11 +1,12 @@
-// gwctl admin key create --user <name> [--name <label>] [--json]
+// gwctl admin key create --user <name> [--name <label>] [limit flags] [--json]
 // The only place outside the creation response where a key's full value is printed.
 import type { CommandModule } from 'yargs';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { toJson } from '../../output/format-table.ts';
+import { describeLimits, limitFieldsOf, withLimitOptions, type LimitArgs } from './limit-options.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
-interface Args extends StoreArgs {
+interface Args extends StoreArgs, LimitArgs {
   user: string;
   name?: string;
   json: boolean;
@@ -16,25 +17,27 @@ export function keyCreateCommand(ctx: CliContext): CommandModule<object, Args> {
     command: 'create',
     describe: 'Create an API key for a user and print its value once',
     builder: (y) =>
-      withStoreOptions(y)
+      withLimitOptions(withStoreOptions(y))
         .option('user', { type: 'string', demandOption: true, describe: 'Owner of the key' })
         .option('name', { type: 'string', describe: 'Optional label so the owner can recognise the key' })
-        .option('json', { type: 'boolean', default: false, describe: 'Print {"id","name","key","hint","createdAt"}' }) as never,
+        .option('json', { type: 'boolean', default: false, describe: 'Print {"id","name","key","hint","createdAt","limits"}' }) as never,
     handler: async (args) => {
       const created = await withStore(args, ctx.env, async (store) => {
         const user = await store.users.findByName(args.user);
         if (!user) throw new CliError(`No user named "${args.user}".`, 'Create it with `gwctl admin user add <name>` or check `gwctl admin user list`.');
         try {
-          return await store.keys.create(user.id, args.name);
+          const { applyPatch, NO_LIMITS } = await import('../../../server/limits/key-limits.ts');
+          const { limitsPatchFrom } = await import('../../../server/limits/limits-input.ts');
+          return await store.keys.create(user.id, args.name, applyPatch(NO_LIMITS, limitsPatchFrom(limitFieldsOf(args))));
         } catch (error) {
           if (error instanceof RangeError) throw new CliError(error.message, undefined, EXIT.usage);
           throw error;
         }
       });
       if (args.json) {
-        ctx.stdout(toJson({ id: created.id, name: created.name, key: created.key, hint: created.hint, createdAt: created.createdAt }));
+        ctx.stdout(toJson({ id: created.id, name: created.name, key: created.key, hint: created.hint, createdAt: created.createdAt, limits: created.limits }));
       } else {
-        ctx.stdout(`Created key ${created.id}${created.name ? ` "${created.name}"` : ''} for ${args.user}.\n`);
+        ctx.stdout(`Created key ${created.id}${created.name ? ` "${created.name}"` : ''} for ${args.user} (${describeLimits(created.limits)}).\n`);
         ctx.stdout(`${created.key}\n`);
         ctx.stderr('This is the only time the full key is shown. If it is lost, delete the key and create a new one.\n');
       }

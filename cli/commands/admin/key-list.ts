@@ -2,6 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { formatTable, toJson } from '../../output/format-table.ts';
+import { describeLimits } from './limit-options.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
 interface Args extends StoreArgs {
@@ -28,10 +29,10 @@ export function keyListCommand(ctx: CliContext): CommandModule<object, Args> {
         } else {
           keys = await store.keys.listAll();
         }
-        return keys.map((k) => ({ id: k.id, user: users.get(k.userId) ?? k.userId, name: k.name, hint: k.hint, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt }));
+        return keys.map((k) => ({ id: k.id, user: users.get(k.userId) ?? k.userId, name: k.name, hint: k.hint, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, limits: k.limits }));
       });
       if (args.json) ctx.stdout(toJson(rows));
-      else ctx.stdout(formatTable(['ID', 'USER', 'NAME', 'KEY', 'CREATED', 'LAST USED'], rows.map((r) => [r.id, r.user, r.name, r.hint, r.createdAt, r.lastUsedAt])));
+      else ctx.stdout(formatTable(['ID', 'USER', 'NAME', 'KEY', 'CREATED', 'LAST USED', 'LIMITS'], rows.map((r) => [r.id, r.user, r.name, r.hint, r.createdAt, r.lastUsedAt, describeLimits(r.limits)])));
       ctx.finish(EXIT.ok);
     },
   };

@@ -4,12 +4,14 @@ import * as initial from './0001-initial.ts';
 import * as conversations from './0002-conversations.ts';
 import * as usageSessions from './0003-usage-sessions.ts';
 import * as usageOutcomes from './0004-usage-outcomes.ts';
+import * as keyLimits from './0005-key-limits.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-conversations': conversations,
   '0003-usage-sessions': usageSessions,
   '0004-usage-outcomes': usageOutcomes,
+  '0005-key-limits': keyLimits,
 };
 
 export const migrationProvider: MigrationProvider = {

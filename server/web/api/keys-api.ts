@@ -1,25 +1,51 @@
-// JSON calls behind the keys page (session + CSRF): list, create (the value is in this response only), delete.
+// JSON calls behind the keys page (session + CSRF): list (with each key's limits and what is left
+// of its budgets), create (the value is in this response only), change limits, delete.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
-import { KEY_NAME_MAX_LENGTH } from '../../store/keys-repo.ts';
+import { KEY_NAME_MAX_LENGTH, type ApiKeyRecord } from '../../store/keys-repo.ts';
+import { applyPatch, NO_LIMITS } from '../../limits/key-limits.ts';
+import { LIMITS_SCHEMA_PROPERTIES, limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
+import { standings } from '../../limits/quota-guard.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 
+/** A key as the APIs show it: its record plus, per budget, what is used and left this period. */
+export async function withBudgetStandings(deps: GatewayDeps, key: ApiKeyRecord) {
+  return { ...key, budgetStatus: await standings(deps.budgets, { subject: `key:${key.id}`, budgets: key.limits.budgets }, (deps.now ?? Date.now)()) };
+}
+
 export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
   const onRequest = requireApi(deps);
+  const now = () => (deps.now ?? Date.now)();
 
-  app.get('/web/api/keys', { onRequest }, async (request) => ({ keys: await deps.store.keys.listForUser(request.webUser!.id) }));
+  app.get('/web/api/keys', { onRequest }, async (request) => {
+    const keys = await deps.store.keys.listForUser(request.webUser!.id);
+    return { keys: await Promise.all(keys.map((key) => withBudgetStandings(deps, key))) };
+  });
 
-  app.post<{ Body: { name?: string | null } }>(
+  app.post<{ Body: ({ name?: string | null } & LimitsFields) | undefined }>(
     '/web/api/keys',
     {
       onRequest,
       preHandler: checkCsrf,
-      schema: { body: { type: 'object', properties: { name: { type: ['string', 'null'], maxLength: KEY_NAME_MAX_LENGTH } } } },
+      schema: { body: { type: 'object', properties: { name: { type: ['string', 'null'], maxLength: KEY_NAME_MAX_LENGTH }, ...LIMITS_SCHEMA_PROPERTIES } } },
     },
     async (request, reply) => {
-      const created = await deps.store.keys.create(request.webUser!.id, request.body?.name ?? null);
+      const limits = applyPatch(NO_LIMITS, limitsPatchFrom(request.body ?? {}, now()));
+      const created = await deps.store.keys.create(request.webUser!.id, request.body?.name ?? null, limits);
       return reply.code(201).header('cache-control', 'no-store').send(created);
+    },
+  );
+
+  // Only the fields sent change; null removes a limit.
+  app.patch<{ Params: { id: string }; Body: LimitsFields }>(
+    '/web/api/keys/:id',
+    { onRequest, preHandler: checkCsrf, schema: { body: { type: 'object', properties: LIMITS_SCHEMA_PROPERTIES, additionalProperties: false } } },
+    async (request, reply) => {
+      const updated = await deps.store.keys.updateLimits(request.params.id, limitsPatchFrom(request.body, now()), request.webUser!.id);
+      if (!updated) return reply.code(404).send({ error: { message: 'No such key among yours.' } });
+      revokeEverywhere(deps, { kind: 'key', id: updated.id });
+      return withBudgetStandings(deps, updated);
     },
   );
 

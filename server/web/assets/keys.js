@@ -4,6 +4,8 @@ import { api, element, errorMessage, wireCopyButtons } from './common.js';
 wireCopyButtons();
 const form = document.getElementById('create-key-form');
 const slot = document.getElementById('created-slot');
+const LIMIT_FIELDS = ['expires', 'models', 'rateLimit', 'budgetTokensDay', 'budgetTokensMonth', 'budgetRequestsDay', 'budgetRequestsMonth'];
+const NUMBER_FIELDS = new Set(LIMIT_FIELDS.slice(2));
 
 form?.addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -11,7 +13,13 @@ form?.addEventListener('submit', async (event) => {
   button.disabled = true;
   try {
     const name = form.elements.name.value.trim();
-    const response = await api('/web/api/keys', { method: 'POST', body: { name: name || null } });
+    const body = { name: name || null };
+    // Only filled-in limits are sent; the server says what is wrong with a value.
+    for (const field of LIMIT_FIELDS) {
+      const value = form.elements[field]?.value.trim();
+      if (value) body[field] = NUMBER_FIELDS.has(field) && /^\d+$/.test(value) ? Number(value) : value;
+    }
+    const response = await api('/web/api/keys', { method: 'POST', body });
     if (!response.ok) throw new Error(await errorMessage(response));
     const key = await response.json();
     document.getElementById('created-key')?.remove();
@@ -45,7 +53,22 @@ function addRow(key) {
     element('td', { text: 'never' }),
     element('td', { class: 'num', text: '0' }),
     element('td', { class: 'num', text: '0' }),
-    element('td', {}, [element('a', { class: 'button danger small', href: `/keys/${key.id}/delete`, text: 'Delete' })]),
+    element('td', { class: 'limits-cell', text: limitsText(key.limits) }),
+    element('td', {}, [
+      element('a', { class: 'button small', href: `/keys/${key.id}/limits`, text: 'Limits' }),
+      ' ',
+      element('a', { class: 'button danger small', href: `/keys/${key.id}/delete`, text: 'Delete' }),
+    ]),
   ]);
   table.tBodies[0].prepend(row);
+}
+
+function limitsText(limits) {
+  const parts = [];
+  if (limits.expiresAt) parts.push(`expires ${limits.expiresAt.slice(0, 16).replace('T', ' ')} UTC`);
+  if (limits.models) parts.push(`models: ${limits.models.join(', ')}`);
+  if (limits.rateLimit !== null) parts.push(`${limits.rateLimit} requests/min`);
+  const budgets = Object.entries(limits.budgets).filter(([, v]) => v !== null);
+  if (budgets.length > 0) parts.push(`${budgets.length} budget(s), reload for what is left`);
+  return parts.length > 0 ? parts.join('; ') : 'none';
 }

@@ -1,5 +1,5 @@
-// /keys: the logged-in user's own keys with this month's usage; create (value shown once) and
-// delete with confirmation. Works without JavaScript: the form's answer is the page with the new
+// /keys: the logged-in user's own keys with this month's usage and their limits (with what is left
+// of each budget); create (value shown once), change limits, and delete with confirmation. Works without JavaScript: the form's answer is the page with the new
 // key on it (nothing is kept for a later view, so any instance can serve it and the value exists
 // only in that one answer); keys.js upgrades create to an in-page call.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +10,12 @@ import { formatCount, monthStartHour, shortTime } from '../format.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { checkCsrf, requirePage } from '../session/web-session.ts';
+import { registerKeyLimitsPage } from './key-limits-page.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
+import { applyPatch, NO_LIMITS } from '../../limits/key-limits.ts';
+import { limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
+import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
+import { limitsFields, limitsSummary } from './key-limits-view.ts';
 
 export function createdKeyPanel(key: CreatedApiKey) {
   return html`<section class="card created" id="created-key" role="status">
@@ -34,7 +39,7 @@ async function monthUsageByKey(deps: GatewayDeps, userId: string) {
   return byKey;
 }
 
-function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } | undefined) {
+function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } | undefined, budgetStatus: BudgetStanding[], now: number) {
   return html`<tr data-key-id="${key.id}">
     <td>${key.name ?? html`<span class="muted">(no name)</span>`}</td>
     <td><code>${key.hint}</code></td>
@@ -42,7 +47,8 @@ function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } |
     <td>${shortTime(key.lastUsedAt)}</td>
     <td class="num">${formatCount(usage?.requests ?? 0)}</td>
     <td class="num">${formatCount(usage?.tokens ?? 0)}</td>
-    <td><a class="button danger small" href="/keys/${key.id}/delete">Delete</a></td>
+    <td class="limits-cell">${limitsSummary(key.limits, budgetStatus, now)}</td>
+    <td><a class="button small" href="/keys/${key.id}/limits">Limits</a> <a class="button danger small" href="/keys/${key.id}/delete">Delete</a></td>
   </tr>`;
 }
 
@@ -53,6 +59,8 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
     const user = request.webUser!;
     const keys = await deps.store.keys.listForUser(user.id);
     const usage = await monthUsageByKey(deps, user.id);
+    const now = (deps.now ?? Date.now)();
+    const budgetStatus = new Map(await Promise.all(keys.map(async (k) => [k.id, await standings(deps.budgets, { subject: `key:${k.id}`, budgets: k.limits.budgets }, now)] as const)));
     const body = html`
       <div class="page-head"><h1>API keys</h1><p class="muted">Keys are for local agents, SDKs, scripts and compatible clients. The web apps need none. Use your own key so usage is counted for you.</p></div>
       ${created ? createdKeyPanel(created) : ''}
@@ -63,6 +71,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
         <form method="post" action="/keys" class="inline" id="create-key-form">
           <input type="hidden" name="_csrf" value="${request.webSession!.csrfToken}">
           <label>Name (optional) <input name="name" maxlength="${KEY_NAME_MAX_LENGTH}" placeholder="e.g. laptop, CI"></label>
+          ${limitsFields()}
           <button type="submit" class="primary">Create key</button>
         </form>
       </section>
@@ -74,10 +83,10 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
             : ''
         }
         <div class="table-wrap"><table id="keys-table" class="${keys.length === 0 ? 'hidden' : ''}">
-          <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th></th></tr></thead>
-          <tbody>${keys.map((k) => keyRow(k, usage.get(k.id)))}</tbody>
+          <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th>Limits</th><th></th></tr></thead>
+          <tbody>${keys.map((k) => keyRow(k, usage.get(k.id), budgetStatus.get(k.id) ?? [], now))}</tbody>
         </table></div>
-        <p class="muted"><a href="/usage">Usage per day, key and model →</a></p>
+        <p class="muted">Budgets reset at 00:00 UTC (daily) and on the first of the month (monthly). <a href="/usage">Usage per day, key and model →</a></p>
       </section>`;
     return reply
       .header('cache-control', 'no-store')
@@ -87,12 +96,15 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
 
   app.get<{ Querystring: { deleted?: string } }>('/keys', { onRequest }, async (request, reply) => keysPage(request, reply));
 
-  app.post<{ Body: { name?: string } }>('/keys', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
+  app.post<{ Body: { name?: string } & LimitsFields }>('/keys', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const name = String(request.body?.name ?? '').slice(0, KEY_NAME_MAX_LENGTH);
-    const created = await deps.store.keys.create(request.webUser!.id, name);
+    const limits = applyPatch(NO_LIMITS, limitsPatchFrom(request.body ?? {}, (deps.now ?? Date.now)()));
+    const created = await deps.store.keys.create(request.webUser!.id, name, limits);
     // Answered in place (201, never cached): a reload asks before sending the form again.
     return keysPage(request as unknown as FastifyRequest<{ Querystring: { deleted?: string } }>, reply.code(201), created);
   });
+
+  registerKeyLimitsPage(app, deps);
 
   app.get<{ Params: { id: string } }>('/keys/:id/delete', { onRequest }, async (request, reply) => {
     const key = (await deps.store.keys.listForUser(request.webUser!.id)).find((k) => k.id === request.params.id);

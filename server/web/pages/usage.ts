@@ -1,5 +1,5 @@
-// /usage: the person's own usage for the last 30 days: per day (charts), per key, per model and per
-// client session (for clients that name their sessions, such as coding agents).
+// /usage: the person's own usage for the last 30 days: what is left of key budgets, per day (charts),
+// per key, per model and per client session (for clients that name their sessions, such as coding agents).
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { hourBucket } from '../../usage/usage-meter.ts';
@@ -9,6 +9,7 @@ import { formatCount } from '../format.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { requirePage } from '../session/web-session.ts';
+import { budgetsSection } from './budgets-section.ts';
 import { daysBack, perSession, summarize, type Totals } from '../usage-summary.ts';
 
 const DAYS = 30;
@@ -36,12 +37,14 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
       endedEarly.set(o.outcome as UsageOutcome, (endedEarly.get(o.outcome as UsageOutcome) ?? 0) + o.count);
     }
     const sessions = perSession(await deps.store.usage.sessionRows({ userId: user.id, sinceHour: hourBucket(new Date(`${days[0]}T00:00:00Z`)) }), SESSIONS_SHOWN);
-    const keys = new Map((await deps.store.keys.listForUser(user.id)).map((k) => [k.id, `${k.name ?? '(no name)'} ${k.hint}`]));
+    const keyRecords = await deps.store.keys.listForUser(user.id);
+    const keys = new Map(keyRecords.map((k) => [k.id, `${k.name ?? '(no name)'} ${k.hint}`]));
     const keyName = (id: string) => (id === '' ? 'Web apps (no key)' : keys.get(id) ?? `deleted key ${id}`);
     const series = [...summary.perDay.entries()];
     const body = html`
       <div class="page-head"><h1>Your usage</h1><p class="muted">Last ${DAYS} days, UTC. ${formatCount(summary.total.requests)} requests, ${formatCount(summary.total.inputTokens + summary.total.outputTokens)} tokens.</p></div>
       ${endedEarly.size === 0 ? '' : html`<p class="muted">Ended early, counted with the tokens used until then: ${[...endedEarly].map(([outcome, count]) => `${formatCount(count)} × ${OUTCOME_LABELS[outcome] ?? outcome}`).join('; ')}.</p>`}
+      ${await budgetsSection(deps, keyRecords)}
       <section class="card charts">
         ${barChart('Requests per day', series.map(([day, t]) => ({ label: day.slice(5), value: t.requests })))}
         ${barChart('Tokens per day', series.map(([day, t]) => ({ label: day.slice(5), value: t.inputTokens + t.outputTokens })))}
