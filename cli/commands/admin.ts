@@ -8,6 +8,7 @@ import { keyUpdateCommand } from './admin/key-update.ts';
 import { usageCommand } from './admin/usage.ts';
 import { userAddCommand } from './admin/user-add.ts';
 import { userListCommand } from './admin/user-list.ts';
+import { userSetCommand } from './admin/user-set.ts';
 import { userStateCommand } from './admin/user-state.ts';
 
 export function adminCommand(ctx: CliContext): CommandModule {
@@ -23,6 +24,7 @@ export function adminCommand(ctx: CliContext): CommandModule {
             u
               .command(userAddCommand(ctx) as never)
               .command(userListCommand(ctx) as never)
+              .command(userSetCommand(ctx) as never)
               .command(userStateCommand(ctx, 'disable') as never)
               .command(userStateCommand(ctx, 'enable') as never)
               .demandCommand(1, 'Name a user subcommand.'),

@@ -7,7 +7,7 @@
 import { maskKey } from '../../core/redact.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { RevocationEvent, RevocationFeed } from '../cluster/revocation.ts';
-import type { KeyLimits } from '../limits/key-limits.ts';
+import type { KeyLimits, UserLimits } from '../limits/key-limits.ts';
 import { hashApiKey } from './api-key-values.ts';
 import type { KeysRepo } from '../store/keys-repo.ts';
 import type { UsersRepo } from '../store/users-repo.ts';
@@ -18,6 +18,8 @@ export interface AuthContext {
   username: string;
   /** Cached with the key so enforcing them costs no query; an edit evicts like a deletion. */
   limits: KeyLimits;
+  /** The owner's limits, an upper bound for all their keys; cached and evicted the same way. */
+  userLimits: UserLimits;
 }
 
 export interface CacheInvalidation {
@@ -79,7 +81,7 @@ export class KeyAuthenticator {
     if (owner.disabled) {
       throw new GatewayError(401, 'account_disabled', `The account that owns this key (${maskKey(key)}) is disabled. Ask an operator.`);
     }
-    const context: AuthContext = { keyId: record.id, userId: owner.id, username: owner.username, limits: record.limits };
+    const context: AuthContext = { keyId: record.id, userId: owner.id, username: owner.username, limits: record.limits, userLimits: owner.limits };
     if (usable && generation === this.generation) {
       if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(hash, context);

@@ -1,5 +1,6 @@
-// The key's own limits at request time, all read from the cached auth context (no query): expiry
-// (401), allowed models (403), and whose budgets a request counts against.
+// The key's own limits and its owner's at request time, all read from the cached auth context (no
+// query): expiry (401), allowed models (403: the key's list within the owner's), and whose budgets
+// a request counts against (the key's, and the owner's over all their keys).
 import type { AuthContext } from '../auth/key-authenticator.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { BudgetHolder } from './quota-guard.ts';
@@ -14,9 +15,12 @@ export function checkExpiry(auth: AuthContext, now: number): void {
   );
 }
 
-/** The models a key may use, or undefined when it may use all. */
+/** The models a key may use (its own list within its owner's), or undefined when it may use all. */
 export function allowedModels(auth: AuthContext): string[] | undefined {
-  return auth.limits.models ?? undefined;
+  const own = auth.limits.models;
+  const owner = auth.userLimits.models;
+  if (own && owner) return own.filter((m) => owner.includes(m));
+  return own ?? owner ?? undefined;
 }
 
 /** 403 when the model (as asked, or the public name it resolved to) is not among the key's models. */
@@ -26,11 +30,16 @@ export function checkModelAllowed(auth: AuthContext, asked: string, resolved: st
   throw new GatewayError(
     403,
     'model_not_allowed',
-    `This API key may not use the model "${asked}". It is limited to: ${allowed.join(', ')}. The key owner can change that on the keys page.`,
+    allowed.length === 0
+      ? `This API key may not use any model: its own list and its account's have none in common. The key owner can change the key on the keys page; an operator sets the account's.`
+      : `This API key may not use the model "${asked}". It is limited to: ${allowed.join(', ')}. The key owner can change that on the keys page, within what an operator allows the account.`,
     { param: 'model' },
   );
 }
 
 export function budgetHolders(auth: AuthContext): BudgetHolder[] {
-  return [{ subject: `key:${auth.keyId}`, label: 'This API key', budgets: auth.limits.budgets }];
+  return [
+    { subject: `key:${auth.keyId}`, label: 'This API key', budgets: auth.limits.budgets },
+    { subject: `user:${auth.userId}`, label: "This key's account (all its keys together)", budgets: auth.userLimits.budgets },
+  ];
 }

@@ -25,6 +25,14 @@ export type BudgetName = (typeof BUDGET_NAMES)[number];
 export const NO_BUDGETS: Budgets = { tokensDay: null, tokensMonth: null, requestsDay: null, requestsMonth: null };
 export const NO_LIMITS: KeyLimits = { expiresAt: null, models: null, rateLimit: null, budgets: NO_BUDGETS };
 
+/** What an operator may set on a user: an upper bound for all the user's keys. */
+export interface UserLimits {
+  models: string[] | null;
+  budgets: Budgets;
+}
+
+export const NO_USER_LIMITS: UserLimits = { models: null, budgets: NO_BUDGETS };
+
 /** A change to a key's limits: absent fields stay as they are, null removes a limit. */
 export interface LimitsPatch {
   expiresAt?: string | null;
@@ -40,6 +48,11 @@ export function applyPatch(limits: KeyLimits, patch: LimitsPatch): KeyLimits {
     rateLimit: patch.rateLimit !== undefined ? patch.rateLimit : limits.rateLimit,
     budgets: { ...limits.budgets, ...Object.fromEntries(Object.entries(patch.budgets ?? {}).filter(([, v]) => v !== undefined)) },
   };
+}
+
+export function applyUserPatch(limits: UserLimits, patch: Pick<LimitsPatch, 'models' | 'budgets'>): UserLimits {
+  const { models, budgets } = applyPatch({ ...NO_LIMITS, ...limits }, { models: patch.models, budgets: patch.budgets });
+  return { models, budgets };
 }
 
 export function hasAnyBudget(budgets: Budgets): boolean {

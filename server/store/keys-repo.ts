@@ -5,6 +5,7 @@ import type { RevocationEvent } from '../cluster/revocation.ts';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../auth/api-key-values.ts';
 import { newId } from '../auth/random-tokens.ts';
 import { NO_LIMITS, applyPatch, type KeyLimits, type LimitsPatch } from '../limits/key-limits.ts';
+import { budgetColumns, budgetsFromColumns, modelsColumn, modelsFromColumn } from './limit-columns.ts';
 import type { ApiKeysTable, Database } from './schema.ts';
 
 /** Everything about a key except its value, which is never stored. */
@@ -25,32 +26,17 @@ export interface CreatedApiKey extends ApiKeyRecord {
 
 export const KEY_NAME_MAX_LENGTH = 100;
 
-const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
-
 function limitsOf(row: Omit<ApiKeysTable, 'key_hash'>): KeyLimits {
   return {
     expiresAt: row.expires_at,
-    models: row.models === null ? null : (JSON.parse(row.models) as string[]),
-    rateLimit: nullableNumber(row.rate_limit),
-    budgets: {
-      tokensDay: nullableNumber(row.budget_tokens_day),
-      tokensMonth: nullableNumber(row.budget_tokens_month),
-      requestsDay: nullableNumber(row.budget_requests_day),
-      requestsMonth: nullableNumber(row.budget_requests_month),
-    },
+    models: modelsFromColumn(row.models),
+    rateLimit: row.rate_limit === null ? null : Number(row.rate_limit),
+    budgets: budgetsFromColumns(row),
   };
 }
 
 function limitColumns(limits: KeyLimits) {
-  return {
-    expires_at: limits.expiresAt,
-    models: limits.models === null ? null : JSON.stringify(limits.models),
-    rate_limit: limits.rateLimit,
-    budget_tokens_day: limits.budgets.tokensDay,
-    budget_tokens_month: limits.budgets.tokensMonth,
-    budget_requests_day: limits.budgets.requestsDay,
-    budget_requests_month: limits.budgets.requestsMonth,
-  };
+  return { expires_at: limits.expiresAt, models: modelsColumn(limits.models), rate_limit: limits.rateLimit, ...budgetColumns(limits.budgets) };
 }
 
 function toRecord(row: Omit<ApiKeysTable, 'key_hash'>): ApiKeyRecord {

@@ -8,6 +8,12 @@ export interface UsersTable {
   is_admin: number;
   disabled: number;
   created_at: string;
+  /** JSON array of public model names. */
+  models: string | null;
+  budget_tokens_day: number | string | null;
+  budget_tokens_month: number | string | null;
+  budget_requests_day: number | string | null;
+  budget_requests_month: number | string | null;
 }
 
 export interface SessionsTable {

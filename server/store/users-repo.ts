@@ -1,8 +1,11 @@
-// Accounts: creation with a scrypt hash, lookup, listing, disabling.
+// Accounts: creation with a scrypt hash, lookup, listing, disabling, and the limits operators set
+// for all of a user's keys.
 import type { Kysely } from 'kysely';
 import { hashPassword, verifyPassword } from '../auth/password-hash.ts';
 import { newId } from '../auth/random-tokens.ts';
+import { applyUserPatch, NO_USER_LIMITS, type LimitsPatch, type UserLimits } from '../limits/key-limits.ts';
 import type { NotifyRevocation } from './keys-repo.ts';
+import { budgetColumns, budgetsFromColumns, modelsColumn, modelsFromColumn } from './limit-columns.ts';
 import type { Database, UsersTable } from './schema.ts';
 
 export interface User {
@@ -11,6 +14,8 @@ export interface User {
   isAdmin: boolean;
   disabled: boolean;
   createdAt: string;
+  /** Upper bound for all the user's keys. */
+  limits: UserLimits;
 }
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
@@ -26,6 +31,7 @@ function toUser(row: UsersTable): User {
     isAdmin: Number(row.is_admin) === 1,
     disabled: Number(row.disabled) === 1,
     createdAt: row.created_at,
+    limits: { models: modelsFromColumn(row.models), budgets: budgetsFromColumns(row) },
   };
 }
 
@@ -47,6 +53,8 @@ export class UsersRepo {
       is_admin: options.isAdmin ? 1 : 0,
       disabled: 0,
       created_at: new Date().toISOString(),
+      models: null,
+      ...budgetColumns(NO_USER_LIMITS.budgets),
     };
     await this.db.insertInto('users').values(row).execute();
     return toUser(row);
@@ -90,6 +98,21 @@ export class UsersRepo {
       const changed = Number(result.numUpdatedRows) > 0;
       if (changed && disabled) await this.notifyRevocation?.(trx, { kind: 'user', id });
       return changed;
+    });
+  }
+
+  /**
+   * Changes the limits of all the user's keys. Instances cache them with each key, so the change
+   * travels like a disable: NOTIFY in the same transaction, and every cached key of the user is dropped.
+   */
+  async setLimits(id: string, patch: Pick<LimitsPatch, 'models' | 'budgets'>): Promise<User | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      const limits = applyUserPatch(toUser(row).limits, patch);
+      await trx.updateTable('users').set({ models: modelsColumn(limits.models), ...budgetColumns(limits.budgets) }).where('id', '=', id).execute();
+      await this.notifyRevocation?.(trx, { kind: 'user', id });
+      return { ...toUser(row), limits };
     });
   }
 

@@ -101,6 +101,20 @@ test('key create with limits, key update changes only the limits named, wrong va
   assert.match(listed.out, /20000 tokens\/month/);
 });
 
+test('user set: models and budgets for all of a user\'s keys; only the limits named change', async () => {
+  const set = await gwctl(['admin', 'user', 'set', 'alice', '--models', 'demo-chat', '--budget-tokens-month', '500000', '--json', ...db]);
+  assert.equal(set.code, 0, set.err);
+  assert.deepEqual(JSON.parse(set.out).limits, { models: ['demo-chat'], budgets: { tokensDay: null, tokensMonth: 500000, requestsDay: null, requestsMonth: null } });
+  const again = await gwctl(['admin', 'user', 'set', 'alice', '--budget-requests-day', '100', ...db]);
+  assert.equal(again.code, 0, again.err);
+  assert.match(again.out, /alice \(all keys\): models demo-chat; 500000 tokens\/month; 100 requests\/day/);
+  const list = await gwctl(['admin', 'user', 'list', ...db]);
+  assert.match(list.out, /LIMITS/);
+  assert.equal((await gwctl(['admin', 'user', 'set', 'alice', '--expires', '30d', ...db])).code, 2, 'a user has no expiry');
+  assert.equal((await gwctl(['admin', 'user', 'set', 'nobody', '--models', 'x', ...db])).code, 1);
+  assert.equal((await gwctl(['admin', 'user', 'set', 'alice', ...db])).code, 2);
+});
+
 test('usage reports an empty period without failing', async () => {
   const usage = await gwctl(['admin', 'usage', '--json', ...db]);
   assert.equal(usage.code, 0);

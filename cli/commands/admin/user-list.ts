@@ -2,6 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { EXIT, type CliContext } from '../../cli-context.ts';
 import { formatTable, toJson } from '../../output/format-table.ts';
+import { describeLimits } from './limit-options.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
 interface Args extends StoreArgs {
@@ -16,7 +17,7 @@ export function userListCommand(ctx: CliContext): CommandModule<object, Args> {
     handler: async (args) => {
       const users = await withStore(args, ctx.env, (store) => store.users.list());
       if (args.json) ctx.stdout(toJson(users));
-      else ctx.stdout(formatTable(['NAME', 'ID', 'ROLE', 'STATE', 'CREATED'], users.map((u) => [u.username, u.id, u.isAdmin ? 'operator' : 'user', u.disabled ? 'disabled' : 'active', u.createdAt])));
+      else ctx.stdout(formatTable(['NAME', 'ID', 'ROLE', 'STATE', 'CREATED', 'LIMITS'], users.map((u) => [u.username, u.id, u.isAdmin ? 'operator' : 'user', u.disabled ? 'disabled' : 'active', u.createdAt, describeLimits(u.limits)])));
       ctx.finish(EXIT.ok);
     },
   };

@@ -5,6 +5,7 @@ import * as conversations from './0002-conversations.ts';
 import * as usageSessions from './0003-usage-sessions.ts';
 import * as usageOutcomes from './0004-usage-outcomes.ts';
 import * as keyLimits from './0005-key-limits.ts';
+import * as userLimits from './0006-user-limits.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-usage-sessions': usageSessions,
   '0004-usage-outcomes': usageOutcomes,
   '0005-key-limits': keyLimits,
+  '0006-user-limits': userLimits,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,4 @@
-// /admin: operators create and disable users and see usage across users (this month).
+// /admin: operators create and disable users, set their limits, and see usage across users (this month).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { UserExistsError } from '../../store/users-repo.ts';
@@ -9,6 +9,9 @@ import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { summarize } from '../usage-summary.ts';
 import { totalsTable } from './usage.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
+import { standings } from '../../limits/quota-guard.ts';
+import { registerAdminUserLimits } from './admin-user-limits.ts';
+import { limitsSummary } from './key-limits-view.ts';
 
 export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): void {
   const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -26,6 +29,8 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
     const names = new Map(users.map((u) => [u.id, u.username]));
     const summary = summarize(await deps.store.usage.rows({ sinceHour: monthStartHour() }), []);
     const csrf = request.webSession!.csrfToken;
+    const now = (deps.now ?? Date.now)();
+    const budgetStatus = new Map(await Promise.all(users.map(async (u) => [u.id, await standings(deps.budgets, { subject: `user:${u.id}`, budgets: u.limits.budgets }, now)] as const)));
     const body = html`
       <div class="page-head"><h1>Operators</h1></div>
       ${message ? html`<p class="${message.error ? 'error' : 'notice'}" role="status">${message.text}</p>` : ''}
@@ -42,9 +47,10 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
       <section class="card">
         <h2>Users</h2>
         <div class="table-wrap"><table>
-          <thead><tr><th>Name</th><th>Role</th><th>State</th><th>Created</th><th></th></tr></thead>
+          <thead><tr><th>Name</th><th>Role</th><th>State</th><th>Created</th><th>Limits (all keys)</th><th></th></tr></thead>
           <tbody>${users.map(
             (u) => html`<tr><td>${u.username}</td><td>${u.isAdmin ? 'operator' : 'user'}</td><td>${u.disabled ? 'disabled' : 'active'}</td><td>${shortTime(u.createdAt)}</td>
+              <td class="limits-cell">${limitsSummary(u.limits, budgetStatus.get(u.id) ?? [], now)} <a class="button small" href="/admin/users/${u.id}/limits">Limits</a></td>
               <td>${
                 u.id === request.webUser!.id
                   ? html`<span class="muted">you</span>`
@@ -58,7 +64,8 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
     return reply.type('text/html; charset=utf-8').send(layout({ title: 'Operators', active: 'admin', user: request.webUser, csrfToken: csrf, body }));
   }
 
-  app.get('/admin', { onRequest }, (request, reply) => page(request, reply));
+  app.get<{ Querystring: { limits?: string } }>('/admin', { onRequest }, (request, reply) => page(request, reply, request.query.limits ? { text: 'Limits saved: they apply to the next request of each of the user\'s keys.' } : undefined));
+  registerAdminUserLimits(app, deps, onRequest);
 
   app.post<{ Body: { username?: string; password?: string; admin?: string } }>('/admin/users', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const { username = '', password = '', admin } = request.body ?? {};

@@ -1,8 +1,10 @@
-// The budgets of a person's keys with what is used and left in the current period (for /usage).
+// The budgets of a person's keys, and of their account (all keys together, set by an operator), with
+// what is used and left in the current period (for /usage).
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { hasAnyBudget } from '../../limits/key-limits.ts';
 import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
 import type { ApiKeyRecord } from '../../store/keys-repo.ts';
+import type { User } from '../../store/users-repo.ts';
 import { formatCount, shortTime } from '../format.ts';
 import { html } from '../html.ts';
 
@@ -13,9 +15,12 @@ const PERIOD_TEXT: Record<BudgetStanding['name'], string> = {
   requestsMonth: 'Requests this month',
 };
 
-export async function budgetsSection(deps: GatewayDeps, keys: ApiKeyRecord[]) {
+export async function budgetsSection(deps: GatewayDeps, keys: ApiKeyRecord[], user?: Pick<User, 'id' | 'limits'>) {
   const now = (deps.now ?? Date.now)();
-  const rows: Array<{ key: ApiKeyRecord; standing: BudgetStanding }> = [];
+  const rows: Array<{ key?: ApiKeyRecord; standing: BudgetStanding }> = [];
+  if (user?.limits && hasAnyBudget(user.limits.budgets)) {
+    for (const standing of await standings(deps.budgets, { subject: `user:${user.id}`, budgets: user.limits.budgets }, now)) rows.push({ standing });
+  }
   for (const key of keys.filter((k) => hasAnyBudget(k.limits.budgets))) {
     for (const standing of await standings(deps.budgets, { subject: `key:${key.id}`, budgets: key.limits.budgets }, now)) rows.push({ key, standing });
   }
@@ -26,7 +31,7 @@ export async function budgetsSection(deps: GatewayDeps, keys: ApiKeyRecord[]) {
       <thead><tr><th>Key</th><th>Budget</th><th class="num">Used</th><th class="num">Left</th><th class="num">Limit</th><th>Resets</th></tr></thead>
       <tbody>${rows.map(
         ({ key, standing: s }) =>
-          html`<tr><td>${key.name ?? '(no name)'} <code>${key.hint}</code></td><td>${PERIOD_TEXT[s.name]}</td><td class="num">${formatCount(s.used)}</td><td class="num">${formatCount(s.remaining)}</td><td class="num">${formatCount(s.limit)}</td><td>${shortTime(s.resetsAt)}</td></tr>`,
+          html`<tr><td>${key ? html`${key.name ?? '(no name)'} <code>${key.hint}</code>` : 'Your account (all keys)'}</td><td>${PERIOD_TEXT[s.name]}</td><td class="num">${formatCount(s.used)}</td><td class="num">${formatCount(s.remaining)}</td><td class="num">${formatCount(s.limit)}</td><td>${shortTime(s.resetsAt)}</td></tr>`,
       )}</tbody>
     </table></div></section>`;
 }

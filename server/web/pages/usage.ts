@@ -44,7 +44,7 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
     const body = html`
       <div class="page-head"><h1>Your usage</h1><p class="muted">Last ${DAYS} days, UTC. ${formatCount(summary.total.requests)} requests, ${formatCount(summary.total.inputTokens + summary.total.outputTokens)} tokens.</p></div>
       ${endedEarly.size === 0 ? '' : html`<p class="muted">Ended early, counted with the tokens used until then: ${[...endedEarly].map(([outcome, count]) => `${formatCount(count)} × ${OUTCOME_LABELS[outcome] ?? outcome}`).join('; ')}.</p>`}
-      ${await budgetsSection(deps, keyRecords)}
+      ${await budgetsSection(deps, keyRecords, user)}
       <section class="card charts">
         ${barChart('Requests per day', series.map(([day, t]) => ({ label: day.slice(5), value: t.requests })))}
         ${barChart('Tokens per day', series.map(([day, t]) => ({ label: day.slice(5), value: t.inputTokens + t.outputTokens })))}

@@ -1,0 +1,32 @@
+// The budget and model columns that keys and users share, to and from their limit objects.
+import type { Budgets } from '../limits/key-limits.ts';
+
+export interface BudgetColumns {
+  budget_tokens_day: number | string | null;
+  budget_tokens_month: number | string | null;
+  budget_requests_day: number | string | null;
+  budget_requests_month: number | string | null;
+}
+
+const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
+
+export function budgetsFromColumns(row: BudgetColumns): Budgets {
+  return {
+    tokensDay: nullableNumber(row.budget_tokens_day),
+    tokensMonth: nullableNumber(row.budget_tokens_month),
+    requestsDay: nullableNumber(row.budget_requests_day),
+    requestsMonth: nullableNumber(row.budget_requests_month),
+  };
+}
+
+export function budgetColumns(budgets: Budgets): BudgetColumns {
+  return {
+    budget_tokens_day: budgets.tokensDay,
+    budget_tokens_month: budgets.tokensMonth,
+    budget_requests_day: budgets.requestsDay,
+    budget_requests_month: budgets.requestsMonth,
+  };
+}
+
+export const modelsFromColumn = (value: string | null): string[] | null => (value === null ? null : (JSON.parse(value) as string[]));
+export const modelsColumn = (models: string[] | null): string | null => (models === null ? null : JSON.stringify(models));
