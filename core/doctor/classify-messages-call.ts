@@ -109,6 +109,11 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
     return outcome.fail(cause, head, `${row.remedy}.`, row.commands);
   }
   if (status === 403) {
+    // A key limited to some models: the service names the model it refused.
+    if ((call.errorMessage ?? '').includes(`"${call.model}"`)) {
+      const fix = modelRemedy(exp, call);
+      return outcome.fail('MODEL_NOT_AVAILABLE', head, fix.remedy, fix.commands);
+    }
     const row = statusRows.byId('403', exp.vars);
     return outcome.fail('AUTH_FORBIDDEN', head, `${row.remedy}.`, row.commands);
   }

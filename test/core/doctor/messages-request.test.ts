@@ -63,6 +63,9 @@ test('a model the service does not serve: MODEL_NOT_AVAILABLE with a served mode
   assert.equal(check.cause, 'MODEL_NOT_AVAILABLE');
   assert.match(check.observed, /model big-model/);
   assert.deepEqual(check.commands, ['gwctl config set client.model demo-chat', 'gwctl start'], 'an image model is never suggested');
+  const limited = answer(403, error('permission_error', 'This API key may not use the model "big-model". It is limited to: demo-chat.'));
+  const notAllowed = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY, GWCTL_CLIENT_MODEL: 'big-model' }, messages: limited });
+  assert.deepEqual([notAllowed.check.cause, notAllowed.check.commands[0]], ['MODEL_NOT_AVAILABLE', 'gwctl config set client.model demo-chat'], 'a key limited to some models');
 });
 
 test('through a proxy that forwards elsewhere: 401 while the key works directly names the proxy upstream', async () => {
