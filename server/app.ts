@@ -20,6 +20,7 @@ import { imageNotFound, textNotFound } from './routes/not-found-hints.ts';
 import { registerResponsesRetrieve } from './routes/responses-retrieve.ts';
 import { registerResponses } from './routes/responses.ts';
 import { registerWeb } from './web/web-plugin.ts';
+import { registerAdminApi } from './admin-api/admin-api-plugin.ts';
 
 // Request ids need to be unique, not secret: a random per-process prefix and a counter.
 const REQUEST_ID_PREFIX = `req_${randomBase62(10)}`;
@@ -71,6 +72,7 @@ export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   registerResponsesRetrieve(app, deps);
   registerEmbeddings(app, deps);
   registerWeb(app, deps);
+  registerAdminApi(app, deps);
   return app;
 }
 

@@ -5,6 +5,9 @@ import { keyCreateCommand } from './admin/key-create.ts';
 import { keyDeleteCommand } from './admin/key-delete.ts';
 import { keyListCommand } from './admin/key-list.ts';
 import { keyUpdateCommand } from './admin/key-update.ts';
+import { tokenCreateCommand } from './admin/token-create.ts';
+import { tokenListCommand } from './admin/token-list.ts';
+import { tokenRevokeCommand } from './admin/token-revoke.ts';
 import { usageCommand } from './admin/usage.ts';
 import { userAddCommand } from './admin/user-add.ts';
 import { userListCommand } from './admin/user-list.ts';
@@ -14,7 +17,7 @@ import { userStateCommand } from './admin/user-state.ts';
 export function adminCommand(ctx: CliContext): CommandModule {
   return {
     command: 'admin',
-    describe: 'Operator commands: users, API keys, usage',
+    describe: 'Operator commands: users, API keys, operator tokens, usage',
     builder: (y) =>
       y
         .command({
@@ -40,6 +43,17 @@ export function adminCommand(ctx: CliContext): CommandModule {
               .command(keyUpdateCommand(ctx) as never)
               .command(keyDeleteCommand(ctx) as never)
               .demandCommand(1, 'Name a key subcommand.'),
+          handler: () => undefined,
+        })
+        .command({
+          command: 'token',
+          describe: 'Manage operator API tokens (for /admin/api/v1)',
+          builder: (t) =>
+            t
+              .command(tokenCreateCommand(ctx) as never)
+              .command(tokenListCommand(ctx) as never)
+              .command(tokenRevokeCommand(ctx) as never)
+              .demandCommand(1, 'Name a token subcommand.'),
           handler: () => undefined,
         })
         .command(usageCommand(ctx) as never)

@@ -15,6 +15,13 @@ export function hashApiKey(key: string): string {
   return hash('sha256', key, 'hex');
 }
 
+/** Operator API tokens: a prefix of their own, so one is never mistaken for (or used as) an API key. */
+export const OPERATOR_TOKEN_PREFIX = 'gwo-';
+
+export function generateOperatorToken(): string {
+  return OPERATOR_TOKEN_PREFIX + randomBase62(API_KEY_RANDOM_LENGTH);
+}
+
 export function apiKeyHint(key: string): string {
   return maskKey(key);
 }

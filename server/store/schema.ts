@@ -104,12 +104,22 @@ export interface ConversationMessagesTable {
   created_at: string;
 }
 
+export interface OperatorTokensTable {
+  id: string;
+  name: string | null;
+  token_hash: string;
+  hint: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface Database {
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
+  operator_tokens: OperatorTokensTable;
   usage: UsageTable;
   usage_errors: UsageErrorsTable;
   usage_sessions: UsageSessionsTable;

@@ -2,6 +2,7 @@
 import { openDatabase, type DatabaseOptions, type OpenedDatabase } from './open-database.ts';
 import { ConversationsRepo } from './conversations-repo.ts';
 import { KeysRepo } from './keys-repo.ts';
+import { OperatorTokensRepo } from './operator-tokens-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
 import { UsageRepo } from './usage-repo.ts';
 import { UsersRepo } from './users-repo.ts';
@@ -12,6 +13,7 @@ export class Store {
   readonly usage: UsageRepo;
   readonly sessions: SessionsRepo;
   readonly conversations: ConversationsRepo;
+  readonly operatorTokens: OperatorTokensRepo;
 
   constructor(readonly database: OpenedDatabase) {
     this.users = new UsersRepo(database.db, database.notifyRevocation);
@@ -19,6 +21,7 @@ export class Store {
     this.usage = new UsageRepo(database.db);
     this.sessions = new SessionsRepo(database.db);
     this.conversations = new ConversationsRepo(database.db);
+    this.operatorTokens = new OperatorTokensRepo(database.db);
   }
 
   static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {

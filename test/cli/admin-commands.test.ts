@@ -115,6 +115,24 @@ test('user set: models and budgets for all of a user\'s keys; only the limits na
   assert.equal((await gwctl(['admin', 'user', 'set', 'alice', ...db])).code, 2);
 });
 
+test('token create prints an operator token once; list shows it masked; revoke removes it', async () => {
+  const created = await gwctl(['admin', 'token', 'create', '--name', 'automation', '--json', ...db]);
+  assert.equal(created.code, 0, created.err);
+  const token = JSON.parse(created.out);
+  assert.match(token.token, /^gwo-[0-9A-Za-z]{48}$/);
+  assert.equal(token.hint, `gwo-…${token.token.slice(-4)}`);
+  const listed = await gwctl(['admin', 'token', 'list', '--json', ...db]);
+  assert.ok(!listed.out.includes(token.token), 'a list never shows a token');
+  assert.deepEqual(JSON.parse(listed.out).map((t: { id: string; name: string }) => [t.id, t.name]), [[token.id, 'automation']]);
+  const text = await gwctl(['admin', 'token', 'create', ...db]);
+  assert.match(text.out, /^gwo-/m);
+  assert.match(text.err, /only time the token is shown/);
+  assert.equal((await gwctl(['admin', 'token', 'revoke', token.id, ...db])).code, 0);
+  const again = await gwctl(['admin', 'token', 'revoke', token.id, ...db]);
+  assert.equal(again.code, 1);
+  assert.match(again.err, /No operator token/);
+});
+
 test('usage reports an empty period without failing', async () => {
   const usage = await gwctl(['admin', 'usage', '--json', ...db]);
   assert.equal(usage.code, 0);

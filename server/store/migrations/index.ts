@@ -6,6 +6,7 @@ import * as usageSessions from './0003-usage-sessions.ts';
 import * as usageOutcomes from './0004-usage-outcomes.ts';
 import * as keyLimits from './0005-key-limits.ts';
 import * as userLimits from './0006-user-limits.ts';
+import * as operatorTokens from './0007-operator-tokens.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-usage-outcomes': usageOutcomes,
   '0005-key-limits': keyLimits,
   '0006-user-limits': userLimits,
+  '0007-operator-tokens': operatorTokens,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,30 @@
+// gwctl admin token create [--name <label>] [--json] — an operator API token, printed once.
+import type { CommandModule } from 'yargs';
+import { EXIT, type CliContext } from '../../cli-context.ts';
+import { toJson } from '../../output/format-table.ts';
+import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
+
+interface Args extends StoreArgs {
+  name?: string;
+  json: boolean;
+}
+
+export function tokenCreateCommand(ctx: CliContext): CommandModule<object, Args> {
+  return {
+    command: 'create',
+    describe: 'Create an operator API token (for /admin/api/v1) and print it once',
+    builder: (y) =>
+      withStoreOptions(y)
+        .option('name', { type: 'string', describe: 'Label, e.g. the automation that uses it' })
+        .option('json', { type: 'boolean', default: false, describe: 'Print {"id","name","token","hint","createdAt"}' }) as never,
+    handler: async (args) => {
+      const created = await withStore(args, ctx.env, (store) => store.operatorTokens.create(args.name));
+      if (args.json) ctx.stdout(toJson(created));
+      else {
+        ctx.stdout(`Created operator token ${created.id}${created.name ? ` "${created.name}"` : ''}.\n${created.token}\n`);
+        ctx.stderr('This is the only time the token is shown. Send it as "Authorization: Bearer <token>" to /admin/api/v1; revoke it with `gwctl admin token revoke <id>`.\n');
+      }
+      ctx.finish(EXIT.ok);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The operator REST API under /admin/api/v1 on the text listener, for automation: users, keys of
+// any user, usage. Authenticated by operator tokens (`gwctl admin token create`), described by an
+// OpenAPI document at /admin/api/openapi.json (public: it describes, it grants nothing). Its own
+// encapsulated context, so the document lists only these routes. Errors use the OpenAI-style
+// envelope of the API listener: {"error": {"message", "type", "code", "param"}}.
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import type { GatewayDeps } from '../gateway-deps.ts';
+import { registerAdminKeysRoutes } from './admin-keys-routes.ts';
+import { registerAdminUsageRoutes } from './admin-usage-routes.ts';
+import { registerAdminUsersRoutes } from './admin-users-routes.ts';
+import { requireOperatorToken } from './operator-auth.ts';
+
+export const OPENAPI_PATH = '/admin/api/openapi.json';
+
+export function registerAdminApi(app: FastifyInstance, deps: GatewayDeps): void {
+  app.register(async (admin) => {
+    await admin.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'gwctl operator API', version: '1', description: 'Manage users, their API keys and limits, and read usage. Send an operator token as `Authorization: Bearer <token>`.' },
+        components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'Created with `gwctl admin token create`' } } },
+        security: [{ operatorToken: [] }],
+        tags: [{ name: 'users' }, { name: 'keys' }, { name: 'usage' }],
+      },
+    });
+    admin.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-store').send(admin.swagger()));
+    admin.register(async (v1) => {
+      v1.addHook('onRequest', requireOperatorToken(deps));
+      registerAdminUsersRoutes(v1, deps);
+      registerAdminKeysRoutes(v1, deps);
+      registerAdminUsageRoutes(v1, deps);
+    });
+  });
+}

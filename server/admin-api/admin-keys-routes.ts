@@ -1,0 +1,93 @@
+// Operator API, keys of any user: list, create (the value is in that response only), change limits,
+// delete. Changes reach every instance's key cache at once, like the owner's own changes.
+import type { FastifyInstance } from 'fastify';
+import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
+import { GatewayError } from '../errors/gateway-error.ts';
+import type { GatewayDeps } from '../gateway-deps.ts';
+import { applyPatch, NO_LIMITS } from '../limits/key-limits.ts';
+import { limitsPatchFrom, type LimitsFields } from '../limits/limits-input.ts';
+import { KEY_NAME_MAX_LENGTH, type ApiKeyRecord } from '../store/keys-repo.ts';
+import { authErrors, createdKeySchema, errorSchema, keySchema, limitsBodyProperties } from './admin-schemas.ts';
+
+const tags = ['keys'];
+const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } as const;
+const keyNotFound = (id: string) => new GatewayError(404, 'key_not_found', `No key with id "${id}". GET /admin/api/v1/keys lists them.`);
+
+export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps): void {
+  const withUser = async (keys: ApiKeyRecord[]) => {
+    const names = new Map((await deps.store.users.list()).map((u) => [u.id, u.username]));
+    return keys.map((k) => ({ ...k, user: names.get(k.userId) ?? k.userId }));
+  };
+
+  app.get<{ Querystring: { user?: string } }>(
+    '/admin/api/v1/keys',
+    {
+      schema: {
+        tags,
+        summary: 'List keys (masked), of every user or of one',
+        querystring: { type: 'object', properties: { user: { type: 'string', description: 'Only this user\'s keys' } } },
+        response: { 200: { type: 'object', properties: { keys: { type: 'array', items: keySchema } } }, 404: errorSchema, ...authErrors },
+      },
+    },
+    async (request) => {
+      if (!request.query.user) return { keys: await withUser(await deps.store.keys.listAll()) };
+      const user = await deps.store.users.findByName(request.query.user);
+      if (!user) throw new GatewayError(404, 'user_not_found', `No user named "${request.query.user}".`, { param: 'user' });
+      return { keys: await withUser(await deps.store.keys.listForUser(user.id)) };
+    },
+  );
+
+  app.post<{ Body: { user: string; name?: string | null } & LimitsFields }>(
+    '/admin/api/v1/keys',
+    {
+      schema: {
+        tags,
+        summary: 'Create a key for a user; the full value is returned by this call only',
+        body: {
+          type: 'object',
+          required: ['user'],
+          additionalProperties: false,
+          properties: { user: { type: 'string' }, name: { type: ['string', 'null'], maxLength: KEY_NAME_MAX_LENGTH }, ...limitsBodyProperties },
+        },
+        response: { 201: createdKeySchema, 400: errorSchema, 404: errorSchema, ...authErrors },
+      },
+    },
+    async (request, reply) => {
+      const { user: username, name, ...fields } = request.body;
+      const user = await deps.store.users.findByName(username);
+      if (!user) throw new GatewayError(404, 'user_not_found', `No user named "${username}".`, { param: 'user' });
+      const created = await deps.store.keys.create(user.id, name ?? null, applyPatch(NO_LIMITS, limitsPatchFrom(fields)));
+      return reply.code(201).header('cache-control', 'no-store').send({ ...created, user: user.username });
+    },
+  );
+
+  app.patch<{ Params: { id: string }; Body: LimitsFields }>(
+    '/admin/api/v1/keys/:id',
+    {
+      schema: {
+        tags,
+        summary: "Change a key's limits; fields not sent stay, null removes one",
+        params: idParam,
+        body: { type: 'object', additionalProperties: false, properties: limitsBodyProperties },
+        response: { 200: keySchema, 400: errorSchema, 404: errorSchema, ...authErrors },
+      },
+    },
+    async (request) => {
+      const updated = await deps.store.keys.updateLimits(request.params.id, limitsPatchFrom(request.body ?? {}));
+      if (!updated) throw keyNotFound(request.params.id);
+      revokeEverywhere(deps, { kind: 'key', id: updated.id });
+      return (await withUser([updated]))[0];
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/admin/api/v1/keys/:id',
+    { schema: { tags, summary: 'Delete a key: requests with it answer 401 from the next one on, on every instance', params: idParam, response: { 204: { type: 'null', description: 'Deleted' }, 404: errorSchema, ...authErrors } } },
+    async (request, reply) => {
+      const deleted = await deps.store.keys.deleteById(request.params.id);
+      if (!deleted) throw keyNotFound(request.params.id);
+      revokeEverywhere(deps, { kind: 'key', id: deleted.id });
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,85 @@
+// JSON schemas of the operator API: they validate requests, shape responses (fields not listed are
+// never sent, so a key value cannot leak through a record) and become the OpenAPI document.
+// Loads the route-schema fields the OpenAPI generator adds (tags, summary, description).
+import type {} from '@fastify/swagger';
+import { LIMITS_SCHEMA_PROPERTIES } from '../limits/limits-input.ts';
+
+const nullableInteger = { type: ['integer', 'null'] } as const;
+const budgets = {
+  type: 'object',
+  properties: { tokensDay: nullableInteger, tokensMonth: nullableInteger, requestsDay: nullableInteger, requestsMonth: nullableInteger },
+} as const;
+const models = { type: ['array', 'null'], items: { type: 'string' } } as const;
+
+export const userLimitsSchema = { type: 'object', properties: { models, budgets } } as const;
+
+export const keyLimitsSchema = {
+  type: 'object',
+  properties: { expiresAt: { type: ['string', 'null'], format: 'date-time' }, models, rateLimit: nullableInteger, budgets },
+} as const;
+
+export const userSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    username: { type: 'string' },
+    isAdmin: { type: 'boolean' },
+    disabled: { type: 'boolean' },
+    createdAt: { type: 'string', format: 'date-time' },
+    limits: userLimitsSchema,
+  },
+} as const;
+
+export const keySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    userId: { type: 'string' },
+    user: { type: 'string', description: 'The owner\'s user name' },
+    name: { type: ['string', 'null'] },
+    hint: { type: 'string', description: 'The masked key (sk-…a1b2)' },
+    createdAt: { type: 'string', format: 'date-time' },
+    lastUsedAt: { type: ['string', 'null'] },
+    limits: keyLimitsSchema,
+  },
+} as const;
+
+export const createdKeySchema = {
+  type: 'object',
+  properties: { ...keySchema.properties, key: { type: 'string', description: 'The full key: returned by this call only, never again' } },
+} as const;
+
+export const usageRowSchema = {
+  type: 'object',
+  properties: {
+    hour: { type: 'string' },
+    user: { type: 'string' },
+    userId: { type: 'string' },
+    keyId: { type: 'string', description: 'Empty for the web apps' },
+    model: { type: 'string' },
+    requests: { type: 'integer' },
+    inputTokens: { type: 'integer' },
+    outputTokens: { type: 'integer' },
+    errors: { type: 'integer' },
+  },
+} as const;
+
+export const errorSchema = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { message: { type: 'string' }, type: { type: 'string' }, code: { type: ['string', 'null'] }, param: { type: ['string', 'null'] } },
+    },
+  },
+} as const;
+
+export const limitsBodyProperties = LIMITS_SCHEMA_PROPERTIES;
+
+export const userLimitsBodyProperties = (() => {
+  const { expires: _expires, rateLimit: _rateLimit, ...rest } = LIMITS_SCHEMA_PROPERTIES;
+  return rest;
+})();
+
+/** Every authenticated route answers these too. */
+export const authErrors = { 401: { description: 'Missing, unknown or revoked operator token', ...errorSchema } } as const;
