@@ -1,6 +1,7 @@
 // gwctl admin …: operator commands on the gateway's database (same data as a running gateway).
 import type { CommandModule } from 'yargs';
 import type { CliContext } from '../cli-context.ts';
+import { auditCommand } from './admin/audit.ts';
 import { keyCreateCommand } from './admin/key-create.ts';
 import { keyDeleteCommand } from './admin/key-delete.ts';
 import { keyListCommand } from './admin/key-list.ts';
@@ -17,7 +18,7 @@ import { userStateCommand } from './admin/user-state.ts';
 export function adminCommand(ctx: CliContext): CommandModule {
   return {
     command: 'admin',
-    describe: 'Operator commands: users, API keys, operator tokens, usage',
+    describe: 'Operator commands: users, API keys, operator tokens, usage, audit log',
     builder: (y) =>
       y
         .command({
@@ -57,6 +58,7 @@ export function adminCommand(ctx: CliContext): CommandModule {
           handler: () => undefined,
         })
         .command(usageCommand(ctx) as never)
+        .command(auditCommand(ctx) as never)
         .demandCommand(1, 'Name an admin subcommand.'),
     handler: () => undefined,
   };

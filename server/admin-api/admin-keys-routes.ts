@@ -1,6 +1,7 @@
 // Operator API, keys of any user: list, create (the value is in that response only), change limits,
 // delete. Changes reach every instance's key cache at once, like the owner's own changes.
 import type { FastifyInstance } from 'fastify';
+import { keyTarget, tokenActor } from '../audit/audit-targets.ts';
 import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
@@ -57,6 +58,7 @@ export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps)
       const user = await deps.store.users.findByName(username);
       if (!user) throw new GatewayError(404, 'user_not_found', `No user named "${username}".`, { param: 'user' });
       const created = await deps.store.keys.create(user.id, name ?? null, applyPatch(NO_LIMITS, limitsPatchFrom(fields)));
+      await deps.store.audit.record({ ...tokenActor(request), action: 'key.create', target: keyTarget(created), details: { user: user.username, name: created.name, limits: created.limits } });
       return reply.code(201).header('cache-control', 'no-store').send({ ...created, user: user.username });
     },
   );
@@ -73,9 +75,11 @@ export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps)
       },
     },
     async (request) => {
-      const updated = await deps.store.keys.updateLimits(request.params.id, limitsPatchFrom(request.body ?? {}));
+      const patch = limitsPatchFrom(request.body ?? {});
+      const updated = await deps.store.keys.updateLimits(request.params.id, patch);
       if (!updated) throw keyNotFound(request.params.id);
       revokeEverywhere(deps, { kind: 'key', id: updated.id });
+      await deps.store.audit.record({ ...tokenActor(request), action: 'key.update', target: keyTarget(updated), details: { changed: patch } });
       return (await withUser([updated]))[0];
     },
   );
@@ -87,6 +91,7 @@ export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps)
       const deleted = await deps.store.keys.deleteById(request.params.id);
       if (!deleted) throw keyNotFound(request.params.id);
       revokeEverywhere(deps, { kind: 'key', id: deleted.id });
+      await deps.store.audit.record({ ...tokenActor(request), action: 'key.delete', target: keyTarget(deleted) });
       return reply.code(204).send();
     },
   );

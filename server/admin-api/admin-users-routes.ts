@@ -1,5 +1,6 @@
 // Operator API, users: list, create (a generated password is returned once), disable/enable, limits.
 import type { FastifyInstance } from 'fastify';
+import { tokenActor, userTarget } from '../audit/audit-targets.ts';
 import { randomBase62 } from '../auth/random-tokens.ts';
 import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
@@ -47,6 +48,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
       const generated = request.body.password === undefined ? randomBase62(20) : undefined;
       try {
         const user = await deps.store.users.create(request.body.username, request.body.password ?? generated!, { isAdmin: request.body.admin === true });
+        await deps.store.audit.record({ ...tokenActor(request), action: 'user.create', target: userTarget(user.username), details: { admin: user.isAdmin } });
         return reply.code(201).header('cache-control', 'no-store').send(generated ? { user, password: generated } : { user });
       } catch (error) {
         if (error instanceof UserExistsError) throw new GatewayError(409, 'user_exists', error.message, { param: 'username' });
@@ -74,6 +76,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
           await deps.store.sessions.deleteForUser(user.id);
           revokeEverywhere(deps, { kind: 'user', id: user.id });
         }
+        await deps.store.audit.record({ ...tokenActor(request), action: action === 'disable' ? 'user.disable' : 'user.enable', target: userTarget(user.username) });
         return { user: { ...user, disabled: action === 'disable' } };
       },
     );
@@ -92,8 +95,10 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
     },
     async (request) => {
       const user = await userNamed(deps, request.params.name);
-      const updated = await deps.store.users.setLimits(user.id, limitsPatchFrom(request.body ?? {}));
+      const patch = limitsPatchFrom(request.body ?? {});
+      const updated = await deps.store.users.setLimits(user.id, patch);
       revokeEverywhere(deps, { kind: 'user', id: user.id });
+      await deps.store.audit.record({ ...tokenActor(request), action: 'user.limits', target: userTarget(user.username), details: { changed: patch } });
       return { user: updated };
     },
   );

@@ -113,6 +113,17 @@ export interface OperatorTokensTable {
   last_used_at: string | null;
 }
 
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  actor: string;
+  address: string;
+  action: string;
+  target: string;
+  /** JSON object; never a secret. */
+  details: string | null;
+}
+
 export interface Database {
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;
@@ -120,6 +131,7 @@ export interface Database {
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
   operator_tokens: OperatorTokensTable;
+  audit_log: AuditLogTable;
   usage: UsageTable;
   usage_errors: UsageErrorsTable;
   usage_sessions: UsageSessionsTable;

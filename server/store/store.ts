@@ -1,6 +1,7 @@
 // The repositories over one opened database.
 import { openDatabase, type DatabaseOptions, type OpenedDatabase } from './open-database.ts';
 import { ConversationsRepo } from './conversations-repo.ts';
+import { AuditRepo } from './audit-repo.ts';
 import { KeysRepo } from './keys-repo.ts';
 import { OperatorTokensRepo } from './operator-tokens-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
@@ -14,6 +15,7 @@ export class Store {
   readonly sessions: SessionsRepo;
   readonly conversations: ConversationsRepo;
   readonly operatorTokens: OperatorTokensRepo;
+  readonly audit: AuditRepo;
 
   constructor(readonly database: OpenedDatabase) {
     this.users = new UsersRepo(database.db, database.notifyRevocation);
@@ -22,6 +24,7 @@ export class Store {
     this.sessions = new SessionsRepo(database.db);
     this.conversations = new ConversationsRepo(database.db);
     this.operatorTokens = new OperatorTokensRepo(database.db);
+    this.audit = new AuditRepo(database.db);
   }
 
   static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {

@@ -133,6 +133,26 @@ test('token create prints an operator token once; list shows it masked; revoke r
   assert.match(again.err, /No operator token/);
 });
 
+test('audit shows what the commands changed, by whom and from where, never a key or token value', async () => {
+  const key = JSON.parse((await gwctl(['admin', 'key', 'create', '--user', 'alice', '--name', 'audited', '--json', ...db])).out);
+  const token = JSON.parse((await gwctl(['admin', 'token', 'create', '--json', ...db])).out);
+  assert.equal((await gwctl(['admin', 'key', 'update', key.id, '--rate-limit', '5', ...db])).code, 0);
+  assert.equal((await gwctl(['admin', 'key', 'delete', key.id, ...db])).code, 0);
+  const audit = await gwctl(['admin', 'audit', '--json', ...db]);
+  assert.equal(audit.code, 0, audit.err);
+  const entries = JSON.parse(audit.out) as Array<{ action: string; actor: string; address: string; target: string }>;
+  const mine = entries.filter((e) => e.target.startsWith(`key:${key.id}`));
+  assert.deepEqual(mine.map((e) => e.action).reverse(), ['key.create', 'key.update', 'key.delete']);
+  assert.match(mine[0]!.actor, /^cli:.+@.+/);
+  assert.equal(mine[0]!.address, 'local');
+  assert.ok(entries.some((e) => e.action === 'user.create' && e.target === 'user:alice'));
+  assert.ok(!audit.out.includes(key.key) && !audit.out.includes(token.token), 'no secret in the audit log');
+  const table = await gwctl(['admin', 'audit', '--action', 'key.delete', ...db]);
+  assert.match(table.out, /WHEN\s+WHO\s+FROM\s+ACTION/);
+  assert.ok(table.out.includes(key.id));
+  assert.doesNotMatch(table.out, /key\.create/);
+});
+
 test('usage reports an empty period without failing', async () => {
   const usage = await gwctl(['admin', 'usage', '--json', ...db]);
   assert.equal(usage.code, 0);

@@ -2,6 +2,7 @@
 // The only place outside the creation response where a key's full value is printed.
 import type { CommandModule } from 'yargs';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
+import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
 import { describeLimits, limitFieldsOf, withLimitOptions, type LimitArgs } from './limit-options.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
@@ -28,7 +29,9 @@ export function keyCreateCommand(ctx: CliContext): CommandModule<object, Args> {
         try {
           const { applyPatch, NO_LIMITS } = await import('../../../server/limits/key-limits.ts');
           const { limitsPatchFrom } = await import('../../../server/limits/limits-input.ts');
-          return await store.keys.create(user.id, args.name, applyPatch(NO_LIMITS, limitsPatchFrom(limitFieldsOf(args))));
+          const created = await store.keys.create(user.id, args.name, applyPatch(NO_LIMITS, limitsPatchFrom(limitFieldsOf(args))));
+          await store.audit.record({ ...cliActor(), action: 'key.create', target: `key:${created.id} ${created.hint}`, details: { user: user.username, name: created.name, limits: created.limits } });
+          return created;
         } catch (error) {
           if (error instanceof RangeError) throw new CliError(error.message, undefined, EXIT.usage);
           throw error;

@@ -2,6 +2,7 @@
 // gateways apply the change from the next request on (like a deletion, on every instance).
 import type { CommandModule } from 'yargs';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
+import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
 import { describeLimits, limitFieldsOf, withLimitOptions, type LimitArgs } from './limit-options.ts';
 import { announceRevocation, withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
@@ -27,7 +28,10 @@ export function keyUpdateCommand(ctx: CliContext): CommandModule<object, Args> {
       const updated = await withStore(args, ctx.env, async (store) => {
         const { limitsPatchFrom } = await import('../../../server/limits/limits-input.ts');
         try {
-          return await store.keys.updateLimits(args.id, limitsPatchFrom(fields));
+          const patch = limitsPatchFrom(fields);
+          const updated = await store.keys.updateLimits(args.id, patch);
+          if (updated) await store.audit.record({ ...cliActor(), action: 'key.update', target: `key:${updated.id} ${updated.hint}`, details: { changed: patch } });
+          return updated;
         } catch (error) {
           if (error instanceof RangeError) throw new CliError(error.message, undefined, EXIT.usage);
           throw error;

@@ -1,6 +1,7 @@
 // gwctl admin token create [--name <label>] [--json] — an operator API token, printed once.
 import type { CommandModule } from 'yargs';
 import { EXIT, type CliContext } from '../../cli-context.ts';
+import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
@@ -18,7 +19,11 @@ export function tokenCreateCommand(ctx: CliContext): CommandModule<object, Args>
         .option('name', { type: 'string', describe: 'Label, e.g. the automation that uses it' })
         .option('json', { type: 'boolean', default: false, describe: 'Print {"id","name","token","hint","createdAt"}' }) as never,
     handler: async (args) => {
-      const created = await withStore(args, ctx.env, (store) => store.operatorTokens.create(args.name));
+      const created = await withStore(args, ctx.env, async (store) => {
+        const token = await store.operatorTokens.create(args.name);
+        await store.audit.record({ ...cliActor(), action: 'token.create', target: `token:${token.id} ${token.hint}`, details: { name: token.name } });
+        return token;
+      });
       if (args.json) ctx.stdout(toJson(created));
       else {
         ctx.stdout(`Created operator token ${created.id}${created.name ? ` "${created.name}"` : ''}.\n${created.token}\n`);

@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { randomBase62 } from '../../../server/auth/random-tokens.ts';
 import { UserExistsError } from '../../../server/store/users-repo.ts';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
+import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
@@ -31,7 +32,9 @@ export function userAddCommand(ctx: CliContext): CommandModule<object, Args> {
       }
       const user = await withStore(args, ctx.env, async (store) => {
         try {
-          return await store.users.create(args.name, password, { isAdmin: args.admin });
+          const created = await store.users.create(args.name, password, { isAdmin: args.admin });
+          await store.audit.record({ ...cliActor(), action: 'user.create', target: `user:${created.username}`, details: { admin: created.isAdmin } });
+          return created;
         } catch (error) {
           if (error instanceof UserExistsError) throw new CliError(error.message, 'Pick another name, or list users with `gwctl admin user list`.', EXIT.failed);
           if (error instanceof RangeError) throw new CliError(error.message, undefined, EXIT.usage);

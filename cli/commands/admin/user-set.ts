@@ -3,6 +3,7 @@
 // Running gateways apply them from the next request on, on every instance.
 import type { CommandModule } from 'yargs';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
+import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
 import { describeLimits, limitFieldsOf, withUserLimitOptions, type LimitArgs } from './limit-options.ts';
 import { announceRevocation, withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
@@ -30,7 +31,10 @@ export function userSetCommand(ctx: CliContext): CommandModule<object, Args> {
         const found = await store.users.findByName(args.name);
         if (!found) return undefined;
         try {
-          return await store.users.setLimits(found.id, limitsPatchFrom(fields));
+          const patch = limitsPatchFrom(fields);
+          const updated = await store.users.setLimits(found.id, patch);
+          await store.audit.record({ ...cliActor(), action: 'user.limits', target: `user:${found.username}`, details: { changed: patch } });
+          return updated;
         } catch (error) {
           if (error instanceof RangeError) throw new CliError(error.message, undefined, EXIT.usage);
           throw error;

@@ -2,6 +2,7 @@
 // the next request on, and its web sessions end; enabling brings them back (keys were not deleted).
 import type { CommandModule } from 'yargs';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
+import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
 import { announceRevocation, withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
@@ -24,6 +25,7 @@ export function userStateCommand(ctx: CliContext, action: 'disable' | 'enable'):
         const found = await store.users.findByName(args.name);
         if (!found) return undefined;
         await store.users.setDisabled(found.id, disabled);
+        await store.audit.record({ ...cliActor(), action: disabled ? 'user.disable' : 'user.enable', target: `user:${found.username}` });
         if (disabled) await store.sessions.deleteForUser(found.id);
         return found;
       });

@@ -7,6 +7,7 @@ import * as usageOutcomes from './0004-usage-outcomes.ts';
 import * as keyLimits from './0005-key-limits.ts';
 import * as userLimits from './0006-user-limits.ts';
 import * as operatorTokens from './0007-operator-tokens.ts';
+import * as auditLog from './0008-audit-log.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005-key-limits': keyLimits,
   '0006-user-limits': userLimits,
   '0007-operator-tokens': operatorTokens,
+  '0008-audit-log': auditLog,
 };
 
 export const migrationProvider: MigrationProvider = {

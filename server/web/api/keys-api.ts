@@ -8,6 +8,7 @@ import { LIMITS_SCHEMA_PROPERTIES, limitsPatchFrom, type LimitsFields } from '..
 import { standings } from '../../limits/quota-guard.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
+import { keyTarget, webActor } from '../../audit/audit-targets.ts';
 
 /** A key as the APIs show it: its record plus, per budget, what is used and left this period. */
 export async function withBudgetStandings(deps: GatewayDeps, key: ApiKeyRecord) {
@@ -33,6 +34,7 @@ export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
     async (request, reply) => {
       const limits = applyPatch(NO_LIMITS, limitsPatchFrom(request.body ?? {}, now()));
       const created = await deps.store.keys.create(request.webUser!.id, request.body?.name ?? null, limits);
+      await deps.store.audit.record({ ...webActor(request), action: 'key.create', target: keyTarget(created), details: { name: created.name, limits } });
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
   );
@@ -42,17 +44,21 @@ export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
     '/web/api/keys/:id',
     { onRequest, preHandler: checkCsrf, schema: { body: { type: 'object', properties: LIMITS_SCHEMA_PROPERTIES, additionalProperties: false } } },
     async (request, reply) => {
-      const updated = await deps.store.keys.updateLimits(request.params.id, limitsPatchFrom(request.body, now()), request.webUser!.id);
+      const patch = limitsPatchFrom(request.body, now());
+      const updated = await deps.store.keys.updateLimits(request.params.id, patch, request.webUser!.id);
       if (!updated) return reply.code(404).send({ error: { message: 'No such key among yours.' } });
       revokeEverywhere(deps, { kind: 'key', id: updated.id });
+      await deps.store.audit.record({ ...webActor(request), action: 'key.update', target: keyTarget(updated), details: { changed: patch } });
       return withBudgetStandings(deps, updated);
     },
   );
 
   app.delete<{ Params: { id: string } }>('/web/api/keys/:id', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
+    const key = await deps.store.keys.findById(request.params.id);
     const deleted = await deps.store.keys.deleteOwned(request.webUser!.id, request.params.id);
-    if (!deleted) return reply.code(404).send({ error: { message: 'No such key among yours.' } });
+    if (!deleted || !key) return reply.code(404).send({ error: { message: 'No such key among yours.' } });
     revokeEverywhere(deps, { kind: 'key', id: request.params.id });
+    await deps.store.audit.record({ ...webActor(request), action: 'key.delete', target: keyTarget(key) });
     return reply.code(204).send();
   });
 }

@@ -1,6 +1,7 @@
 // /admin/users/:id/limits: operators set a user's limits, the upper bound for all of the user's keys
 // (allowed models; token and request budgets per UTC day and month over all their keys together).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { userTarget, webActor } from '../../audit/audit-targets.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { limitsPatchFrom } from '../../limits/limits-input.ts';
@@ -35,9 +36,11 @@ export function registerAdminUserLimits(app: FastifyInstance, deps: GatewayDeps,
     // The form sends every field: an emptied field removes that limit.
     const fields: Record<string, string> = {};
     for (const name of USER_LIMIT_FIELDS) fields[name] = String(request.body?.[name] ?? '');
-    const updated = await deps.store.users.setLimits(request.params.id, limitsPatchFrom(fields));
+    const patch = limitsPatchFrom(fields);
+    const updated = await deps.store.users.setLimits(request.params.id, patch);
     if (!updated) return reply.code(404).type('text/html; charset=utf-8').send('No such user.');
     revokeEverywhere(deps, { kind: 'user', id: updated.id });
+    await deps.store.audit.record({ ...webActor(request), action: 'user.limits', target: userTarget(updated.username), details: { changed: patch } });
     return reply.redirect('/admin?limits=1', 303);
   });
 }

@@ -9,6 +9,8 @@ import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { summarize } from '../usage-summary.ts';
 import { totalsTable } from './usage.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
+import { userTarget, webActor } from '../../audit/audit-targets.ts';
+import { auditSection } from './audit-section.ts';
 import { standings } from '../../limits/quota-guard.ts';
 import { registerAdminUserLimits } from './admin-user-limits.ts';
 import { limitsSummary } from './key-limits-view.ts';
@@ -60,7 +62,8 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
         </table></div>
       </section>
       <section class="card"><h2>Usage this month, per user</h2>${totalsTable('User', [...summary.perUser.entries()].map(([id, t]) => [names.get(id) ?? id, t]))}
-        <p class="muted">${formatCount(summary.total.requests)} requests in all.</p></section>`;
+        <p class="muted">${formatCount(summary.total.requests)} requests in all.</p></section>
+      ${auditSection(await deps.store.audit.list({ limit: 50 }))}`;
     return reply.type('text/html; charset=utf-8').send(layout({ title: 'Operators', active: 'admin', user: request.webUser, csrfToken: csrf, body }));
   }
 
@@ -72,6 +75,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
     if (password.length < 8) return page(request, reply.code(400), { text: 'The password needs at least 8 characters.', error: true });
     try {
       await deps.store.users.create(username.trim(), password, { isAdmin: admin === '1' });
+      await deps.store.audit.record({ ...webActor(request), action: 'user.create', target: userTarget(username.trim()), details: { admin: admin === '1' } });
     } catch (error) {
       if (error instanceof UserExistsError || error instanceof RangeError) return page(request, reply.code(400), { text: error.message, error: true });
       throw error;
@@ -83,6 +87,8 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
     const { id, action } = request.params;
     if ((action !== 'disable' && action !== 'enable') || id === request.webUser!.id) return page(request, reply.code(400), { text: 'That change is not possible.', error: true });
     if (!(await deps.store.users.setDisabled(id, action === 'disable'))) return page(request, reply.code(404), { text: 'No such user.', error: true });
+    const target = await deps.store.users.findById(id);
+    await deps.store.audit.record({ ...webActor(request), action: action === 'disable' ? 'user.disable' : 'user.enable', target: userTarget(target?.username ?? id) });
     if (action === 'disable') {
       await deps.store.sessions.deleteForUser(id);
       revokeEverywhere(deps, { kind: 'user', id });

@@ -1,6 +1,7 @@
 // /keys/:id/limits: the owner changes a key's limits (works without JavaScript). A change reaches
 // every instance at once, like a deletion.
 import type { FastifyInstance } from 'fastify';
+import { keyTarget, webActor } from '../../audit/audit-targets.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
@@ -36,9 +37,11 @@ export function registerKeyLimitsPage(app: FastifyInstance, deps: GatewayDeps): 
     // The form sends every field: an emptied field removes that limit.
     const fields: LimitsFields = {};
     for (const name of LIMIT_FIELDS) fields[name] = String((request.body as Record<string, unknown> | undefined)?.[name] ?? '');
-    const updated = await deps.store.keys.updateLimits(request.params.id, limitsPatchFrom(fields, (deps.now ?? Date.now)()), request.webUser!.id);
+    const patch = limitsPatchFrom(fields, (deps.now ?? Date.now)());
+    const updated = await deps.store.keys.updateLimits(request.params.id, patch, request.webUser!.id);
     if (!updated) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage(request.webUser!, request.webSession!.csrfToken));
     revokeEverywhere(deps, { kind: 'key', id: updated.id });
+    await deps.store.audit.record({ ...webActor(request), action: 'key.update', target: keyTarget(updated), details: { changed: patch } });
     return reply.redirect('/keys', 303);
   });
 }

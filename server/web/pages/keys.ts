@@ -12,6 +12,7 @@ import { layout } from '../layout.ts';
 import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { registerKeyLimitsPage } from './key-limits-page.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
+import { keyTarget, webActor } from '../../audit/audit-targets.ts';
 import { applyPatch, NO_LIMITS } from '../../limits/key-limits.ts';
 import { limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
 import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
@@ -100,6 +101,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
     const name = String(request.body?.name ?? '').slice(0, KEY_NAME_MAX_LENGTH);
     const limits = applyPatch(NO_LIMITS, limitsPatchFrom(request.body ?? {}, (deps.now ?? Date.now)()));
     const created = await deps.store.keys.create(request.webUser!.id, name, limits);
+    await deps.store.audit.record({ ...webActor(request), action: 'key.create', target: keyTarget(created), details: { name: created.name, limits } });
     // Answered in place (201, never cached): a reload asks before sending the form again.
     return keysPage(request as unknown as FastifyRequest<{ Querystring: { deleted?: string } }>, reply.code(201), created);
   });
@@ -123,9 +125,11 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
   });
 
   app.post<{ Params: { id: string } }>('/keys/:id/delete', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
+    const key = await deps.store.keys.findById(request.params.id);
     const deleted = await deps.store.keys.deleteOwned(request.webUser!.id, request.params.id);
-    if (!deleted) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage(request.webUser!, request.webSession!.csrfToken));
+    if (!deleted || !key) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage(request.webUser!, request.webSession!.csrfToken));
     revokeEverywhere(deps, { kind: 'key', id: request.params.id });
+    await deps.store.audit.record({ ...webActor(request), action: 'key.delete', target: keyTarget(key) });
     return reply.redirect('/keys?deleted=1', 303);
   });
 }
