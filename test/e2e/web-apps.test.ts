@@ -91,6 +91,31 @@ describe('keys', () => {
     assert.equal(await modelsStatus(key), 401);
   });
 
+  test('limits: set with a new key in the page, shown in the table, changed on the limits page', async () => {
+    await page.goto(`${gateway.textUrl}/keys`);
+    await page.fill('#create-key-form input[name="name"]', 'scoped');
+    await page.fill('#create-key-form input[name="models"]', 'demo-embedding');
+    await page.fill('#create-key-form input[name="budgetRequestsMonth"]', '50');
+    await page.click('#create-key-form button[type="submit"]');
+    const key = (await page.textContent('#new-key-value'))!.trim();
+    const chat = () =>
+      fetch(`${gateway.textUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'demo-chat', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    assert.equal((await chat()).status, 403);
+    await page.reload();
+    const row = page.locator('tr', { hasText: 'scoped' });
+    assert.match((await row.textContent()) ?? '', /models: demo-embedding.*50 of 50 requests this month left/);
+    await row.getByRole('link', { name: 'Limits' }).click();
+    await page.waitForSelector('#save-limits');
+    await page.fill('input[name="models"]', '');
+    await Promise.all([page.waitForURL((url) => url.pathname === '/keys'), page.click('#save-limits')]);
+    assert.equal((await chat()).status, 200);
+    await screenshot(page, 'keys-limits');
+  });
+
   test('a key name with markup is shown as text, never run', async () => {
     const hostile = '<img src=x onerror=alert(1)>';
     await page.goto(`${gateway.textUrl}/keys`);
