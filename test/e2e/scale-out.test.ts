@@ -1,12 +1,14 @@
 // Several gateway instances on one PostgreSQL database and one Redis (the machine's PostgreSQL, a
 // redis-server of the test's own), requests spread across them: concurrent first start, an exact
 // shared rate limit, revocation on every instance at the next request with no database query per
-// request in steady state, /metrics in Prometheus format; then faults: PostgreSQL connections
+// request in steady state, a key's request budget counted across instances and a key edit reaching
+// all of them, /metrics in Prometheus format; then faults: PostgreSQL connections
 // terminated under load (only 503s, no exit, recovery, exact usage) and Redis stopped mid-run
 // (a deleted key is never served).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { FakeUpstream, jsonReply } from '../helpers/fake-upstream.ts';
 import { GatewayProcess, isolateClientEnvironment } from '../helpers/gateway-process.ts';
@@ -55,12 +57,13 @@ describe('three instances on PostgreSQL + Redis', { timeout: 600_000 }, () => {
   let instances: GatewayProcess[] = [];
   let restoreEnv: () => void;
   const RATE = 12;
+  const prefix = `t${randomBytes(4).toString('hex')}:`;
 
   before(async () => {
     restoreEnv = isolateClientEnvironment();
     database = await createTestDatabase('scale');
     redis = await RedisProcess.start();
-    instances = await startInstances(3, { GWCTL_DATABASE_URL: database.url, GWCTL_REDIS_URL: redis.url, GWCTL_REDIS_PREFIX: `t${randomBytes(4).toString('hex')}:`, GWCTL_METRICS_TOKEN: METRICS_TOKEN }, RATE);
+    instances = await startInstances(3, { GWCTL_DATABASE_URL: database.url, GWCTL_REDIS_URL: redis.url, GWCTL_REDIS_PREFIX: prefix, GWCTL_METRICS_TOKEN: METRICS_TOKEN }, RATE);
   });
 
   after(async () => {
@@ -105,6 +108,33 @@ describe('three instances on PostgreSQL + Redis', { timeout: 600_000 }, () => {
       const answer = await get(instance.textUrl, created.key);
       assert.equal(answer.status, 401, `instance ${instance.textUrl}`);
       assert.equal(answer.headers.get('x-should-retry'), 'false');
+    }
+  });
+
+  test('key limits on every instance: a request budget counted across them, an edit reaching all at the next request', async () => {
+    const created = await instances[0]!.adminJson<{ id: string; key: string }>(['key', 'create', '--user', 'admin', '--name', 'budgeted', '--budget-requests-month', '4']);
+    const inspector = new Redis(redis.url);
+    const counter = `${prefix}budget:key:${created.id}:requests:month:${new Date().toISOString().slice(0, 7)}`;
+    try {
+      for (let i = 0; i < 4; i += 1) {
+        assert.equal((await chat(instances[i % 3]!.textUrl, created.key)).status, 200);
+        // Charged when the request ends: wait for the shared counter before the next one.
+        await waitFor(async () => Number(await inspector.get(counter)) === i + 1, { timeoutMs: 10_000, what: 'the charge in Redis' });
+      }
+    } finally {
+      inspector.disconnect();
+    }
+    for (const instance of instances) {
+      const answer = await chat(instance.textUrl, created.key);
+      assert.equal(answer.status, 429, `instance ${instance.textUrl}`);
+      assert.equal(answer.body.error.code, 'quota_exceeded');
+    }
+    const updated = await instances[2]!.admin(['key', 'update', created.id, '--budget-requests-month', '0', '--models', 'demo-embedding']);
+    assert.equal(updated.code, 0, updated.stderr);
+    for (const instance of instances) {
+      const answer = await chat(instance.textUrl, created.key);
+      assert.equal(answer.status, 403, `instance ${instance.textUrl}`);
+      assert.equal(answer.body.error.code, 'model_not_allowed');
     }
   });
 
