@@ -82,6 +82,9 @@ describe('per-user limits', () => {
     const owner = await webLogin(gateway.text, 'managed');
     const usage = await gateway.text.inject({ url: '/usage', headers: { cookie: owner.cookie } });
     assert.match(usage.payload, /Your account \(all keys\)/);
+    const keysPage = await gateway.text.inject({ url: '/keys', headers: { cookie: owner.cookie } });
+    assert.match(keysPage.payload, /id="account-limits"/);
+    assert.match(keysPage.payload, /models: demo-embedding.*10 of 10 requests this month left/s);
     // Only operators reach the form.
     const denied = await gateway.text.inject({ url: `/admin/users/${user.id}/limits`, headers: { cookie: owner.cookie } });
     assert.equal(denied.statusCode, 403);

@@ -13,7 +13,7 @@ import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { registerKeyLimitsPage } from './key-limits-page.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 import { keyTarget, webActor } from '../../audit/audit-targets.ts';
-import { applyPatch, NO_LIMITS } from '../../limits/key-limits.ts';
+import { applyPatch, hasAnyBudget, NO_LIMITS } from '../../limits/key-limits.ts';
 import { limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
 import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
 import { limitsFields, limitsSummary } from './key-limits-view.ts';
@@ -62,11 +62,15 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
     const usage = await monthUsageByKey(deps, user.id);
     const now = (deps.now ?? Date.now)();
     const budgetStatus = new Map(await Promise.all(keys.map(async (k) => [k.id, await standings(deps.budgets, { subject: `key:${k.id}`, budgets: k.limits.budgets }, now)] as const)));
+    // The operator's bound for all of this user's keys: a key's own limits can only narrow it.
+    const accountLimited = user.limits.models !== null || hasAnyBudget(user.limits.budgets);
+    const accountStatus = accountLimited ? await standings(deps.budgets, { subject: `user:${user.id}`, budgets: user.limits.budgets }, now) : [];
     const body = html`
       <div class="page-head"><h1>API keys</h1><p class="muted">Keys are for local agents, SDKs, scripts and compatible clients. The web apps need none. Use your own key so usage is counted for you.</p></div>
       ${created ? createdKeyPanel(created) : ''}
       <div id="created-slot"></div>
       ${request.query.deleted ? html`<p class="notice" role="status">Key deleted. Requests with it now answer 401.</p>` : ''}
+      ${accountLimited ? html`<p class="notice" id="account-limits">Limits an operator set for all your keys together: ${limitsSummary(user.limits, accountStatus, now)}. A key's own limits can only narrow them.</p>` : ''}
       <section class="card">
         <h2>Create a key</h2>
         <form method="post" action="/keys" class="inline" id="create-key-form">
