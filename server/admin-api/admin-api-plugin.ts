@@ -1,11 +1,12 @@
 // The operator REST API under /admin/api/v1 on the text listener, for automation: users, keys of
-// any user, usage. Authenticated by operator tokens (`gwctl admin token create`), described by an
+// any user, usage, the audit log. Authenticated by operator tokens (`gwctl admin token create`), described by an
 // OpenAPI document at /admin/api/openapi.json (public: it describes, it grants nothing). Its own
 // encapsulated context, so the document lists only these routes. Errors use the OpenAI-style
 // envelope of the API listener: {"error": {"message", "type", "code", "param"}}.
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../gateway-deps.ts';
+import { registerAdminAuditRoutes } from './admin-audit-routes.ts';
 import { registerAdminKeysRoutes } from './admin-keys-routes.ts';
 import { registerAdminUsageRoutes } from './admin-usage-routes.ts';
 import { registerAdminUsersRoutes } from './admin-users-routes.ts';
@@ -21,7 +22,7 @@ export function registerAdminApi(app: FastifyInstance, deps: GatewayDeps): void 
         info: { title: 'gwctl operator API', version: '1', description: 'Manage users, their API keys and limits, and read usage. Send an operator token as `Authorization: Bearer <token>`.' },
         components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'Created with `gwctl admin token create`' } } },
         security: [{ operatorToken: [] }],
-        tags: [{ name: 'users' }, { name: 'keys' }, { name: 'usage' }],
+        tags: [{ name: 'users' }, { name: 'keys' }, { name: 'usage' }, { name: 'audit' }],
       },
     });
     admin.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-store').send(admin.swagger()));
@@ -30,6 +31,7 @@ export function registerAdminApi(app: FastifyInstance, deps: GatewayDeps): void 
       registerAdminUsersRoutes(v1, deps);
       registerAdminKeysRoutes(v1, deps);
       registerAdminUsageRoutes(v1, deps);
+      registerAdminAuditRoutes(v1, deps);
     });
   });
 }

@@ -7,6 +7,7 @@ import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { applyPatch, NO_LIMITS } from '../limits/key-limits.ts';
 import { limitsPatchFrom, type LimitsFields } from '../limits/limits-input.ts';
+import { standings } from '../limits/quota-guard.ts';
 import { KEY_NAME_MAX_LENGTH, type ApiKeyRecord } from '../store/keys-repo.ts';
 import { authErrors, createdKeySchema, errorSchema, keySchema, limitsBodyProperties } from './admin-schemas.ts';
 
@@ -17,7 +18,10 @@ const keyNotFound = (id: string) => new GatewayError(404, 'key_not_found', `No k
 export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const withUser = async (keys: ApiKeyRecord[]) => {
     const names = new Map((await deps.store.users.list()).map((u) => [u.id, u.username]));
-    return keys.map((k) => ({ ...k, user: names.get(k.userId) ?? k.userId }));
+    const now = (deps.now ?? Date.now)();
+    return Promise.all(
+      keys.map(async (k) => ({ ...k, user: names.get(k.userId) ?? k.userId, budgetStatus: await standings(deps.budgets, { subject: `key:${k.id}`, budgets: k.limits.budgets }, now) })),
+    );
   };
 
   app.get<{ Querystring: { user?: string } }>(

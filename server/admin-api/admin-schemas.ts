@@ -41,6 +41,27 @@ export const keySchema = {
     createdAt: { type: 'string', format: 'date-time' },
     lastUsedAt: { type: ['string', 'null'] },
     limits: keyLimitsSchema,
+    budgetStatus: {
+      type: 'array',
+      description: 'Per budget of the key: used and left in the current period, and when it resets',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, limit: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' }, resetsAt: { type: 'string', format: 'date-time' } },
+      },
+    },
+  },
+} as const;
+
+export const auditEntrySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    at: { type: 'string', format: 'date-time' },
+    actor: { type: 'string' },
+    address: { type: 'string' },
+    action: { type: 'string' },
+    target: { type: 'string' },
+    details: { type: 'object', additionalProperties: true },
   },
 } as const;
 

@@ -63,9 +63,11 @@ describe('operator API', () => {
     const { id, key } = created.json() as { id: string; key: string };
     assert.match(key, /^sk-[0-9A-Za-z]{48}$/);
     assert.deepEqual(created.json().limits.models, ['demo-chat']);
+    assert.deepEqual(created.json().budgetStatus, undefined, 'the create answer is the new key itself');
     const listed = await call('GET', '/admin/api/v1/keys?user=alice');
     assert.ok(!listed.payload.includes(key), 'a list never carries a key value');
     assert.deepEqual(listed.json().keys.map((k: { id: string; user: string }) => [k.id, k.user]), [[id, 'alice']]);
+    assert.deepEqual(listed.json().keys[0].budgetStatus.map((b: { name: string; remaining: number }) => [b.name, b.remaining]), [['requestsDay', 100]]);
     const patched = await call('PATCH', `/admin/api/v1/keys/${id}`, { models: null, rateLimit: 5 });
     assert.equal(patched.statusCode, 200, patched.payload);
     assert.equal(patched.json().limits.models, null);
@@ -106,6 +108,7 @@ describe('operator API', () => {
     const routes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     assert.deepEqual(routes.sort(), [
       'DELETE /admin/api/v1/keys/{id}',
+      'GET /admin/api/v1/audit',
       'GET /admin/api/v1/keys',
       'GET /admin/api/v1/usage',
       'GET /admin/api/v1/users',
@@ -116,6 +119,10 @@ describe('operator API', () => {
       'POST /admin/api/v1/users/{name}/disable',
       'POST /admin/api/v1/users/{name}/enable',
     ]);
+    const audit = await gateway.text.inject({ url: '/admin/api/v1/audit?action=key.delete', headers: { authorization: `Bearer ${token}` } });
+    assert.equal(audit.statusCode, 200);
+    assert.ok(audit.json().entries.length >= 1);
+    assert.ok(audit.json().entries.every((e: { action: string; actor: string }) => e.action === 'key.delete' && e.actor.startsWith('token:')));
     await gateway.store.operatorTokens.revoke(tokenId);
     assert.equal((await call('GET', '/admin/api/v1/users')).json().error.code, 'invalid_operator_token');
   });
