@@ -85,6 +85,22 @@ describe('per-user limits', () => {
     const keysPage = await gateway.text.inject({ url: '/keys', headers: { cookie: owner.cookie } });
     assert.match(keysPage.payload, /id="account-limits"/);
     assert.match(keysPage.payload, /models: demo-embedding.*10 of 10 requests this month left/s);
+    // The owner cannot give a key a model the account may not use.
+    const widened = await gateway.text.inject({
+      method: 'POST',
+      url: '/web/api/keys',
+      headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrf },
+      payload: { name: 'wider', models: ['demo-chat'] },
+    });
+    assert.equal(widened.statusCode, 400);
+    assert.match(widened.json().error.message, /may not use demo-chat: an operator limited it to demo-embedding/);
+    const narrowed = await gateway.text.inject({
+      method: 'POST',
+      url: '/web/api/keys',
+      headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrf },
+      payload: { name: 'within', models: ['demo-embedding'] },
+    });
+    assert.equal(narrowed.statusCode, 201);
     // Only operators reach the form.
     const denied = await gateway.text.inject({ url: `/admin/users/${user.id}/limits`, headers: { cookie: owner.cookie } });
     assert.equal(denied.statusCode, 403);
