@@ -1,5 +1,13 @@
-// The local proxy's health endpoint (spec 2.3, 4.4): 200 {"status":"ok"} is the only usable answer.
-import type { HttpGet } from './http-get.ts';
+// The local proxy's health endpoint: 200 {"status":"ok"} is the only usable answer. A busy machine
+// can keep a healthy proxy from answering within a second or two, so the probe waits generously,
+// asks once more after a timeout (never after a refused connection: nothing listens), and calls an
+// answer that took long "slow" instead of reporting the proxy down.
+import type { HttpGet, HttpOutcome } from './http-get.ts';
+
+/** Bound for one /health attempt when the caller gives none. */
+export const HEALTH_TIMEOUT_MS = 5_000;
+/** An answer later than this is reported as slow (the proxy works, the machine or proxy is busy). */
+export const HEALTH_SLOW_MS = 1_500;
 
 export type ProxyState = 'ok' | 'degraded' | 'unhealthy' | 'foreign' | 'down';
 
@@ -13,6 +21,15 @@ export interface ProxyHealth {
   hint?: string;
   /** One line saying what was seen, for reports. */
   observed: string;
+  /** It answered, but only after HEALTH_SLOW_MS or a second attempt. */
+  slow?: boolean;
+}
+
+export interface HealthProbeOptions {
+  /** Attempts in all when an attempt times out (default 2). */
+  attempts?: number;
+  slowMs?: number;
+  now?: () => number;
 }
 
 function extensionName(entry: unknown): string {
@@ -21,15 +38,35 @@ function extensionName(entry: unknown): string {
   return String(e?.name ?? e?.file ?? '?');
 }
 
-export async function probeProxyHealth(http: HttpGet, proxyUrl: string, timeoutMs: number): Promise<ProxyHealth> {
+const timedOut = (outcome: HttpOutcome) => outcome.kind === 'error' && (outcome.failure.kind === 'connect-timeout' || outcome.failure.kind === 'timeout');
+
+export async function probeProxyHealth(http: HttpGet, proxyUrl: string, timeoutMs: number = HEALTH_TIMEOUT_MS, options: HealthProbeOptions = {}): Promise<ProxyHealth> {
   const healthUrl = `${proxyUrl.replace(/\/+$/, '')}/health`;
-  const outcome = await http({ url: healthUrl, headers: { accept: 'application/json' }, timeoutMs });
+  const now = options.now ?? Date.now;
+  const attempts = Math.max(1, options.attempts ?? 2);
+  const began = now();
+  let outcome: HttpOutcome = await http({ url: healthUrl, headers: { accept: 'application/json' }, timeoutMs });
+  let tries = 1;
+  while (timedOut(outcome) && tries < attempts) {
+    outcome = await http({ url: healthUrl, headers: { accept: 'application/json' }, timeoutMs });
+    tries++;
+  }
+  const took = now() - began;
   const base = { healthUrl, failedExtensions: [] as string[] };
   if (outcome.kind === 'error') {
     const { failure } = outcome;
-    const what = failure.kind === 'connect-timeout' || failure.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : `${failure.code}`;
+    const what = timedOut(outcome) ? `no answer within ${timeoutMs} ms${tries > 1 ? ` (${tries} attempts)` : ''}` : `${failure.code}`;
     return { ...base, state: 'down', observed: `GET ${healthUrl} → ${what}` };
   }
+  if (tries > 1 || took > (options.slowMs ?? HEALTH_SLOW_MS)) {
+    const health = classify(outcome, base);
+    return { ...health, slow: true, observed: `${health.observed} (slow: answered after ${took} ms${tries > 1 ? `, attempt ${tries}` : ''})` };
+  }
+  return classify(outcome, base);
+}
+
+function classify(outcome: Extract<HttpOutcome, { kind: 'response' }>, base: { healthUrl: string; failedExtensions: string[] }): ProxyHealth {
+  const { healthUrl } = base;
   let body: { status?: unknown; failed_extensions?: unknown; hint?: unknown } | undefined;
   try {
     body = JSON.parse(outcome.body);

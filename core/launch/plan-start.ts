@@ -19,6 +19,7 @@ import type { ModelChoice } from './model-choice.ts';
 import { startModel } from './start-model.ts';
 import { resolveCommand } from './resolve-command.ts';
 import { decideRoute, type RouteDecision, type StartWarning } from './route-decision.ts';
+import { HEALTH_TIMEOUT_MS } from '../client/proxy-client.ts';
 
 export interface StartRefusal {
   cause: CauseCode;
@@ -113,7 +114,7 @@ export async function planStart(input: StartInput): Promise<PlannedStart> {
     throw new SettingError(`The client command "${profile.command}" is not found on PATH.`, 'Install the client, or name it: `gwctl config set client.command /path/to/client` or `gwctl start --client <cmd>`.');
   }
   const plane = executionPlane(input.env, path, input.procVersion);
-  const route = await decideRoute({ proxyUrl: input.settings.proxyUrl.value as string, service, auth: profile.auth, plane, http: input.http, timeoutMs: input.probeTimeoutMs ?? 1500 });
+  const route = await decideRoute({ proxyUrl: input.settings.proxyUrl.value as string, service, auth: profile.auth, plane, http: input.http, timeoutMs: input.probeTimeoutMs ?? HEALTH_TIMEOUT_MS });
   const pinned = findPinned({
     settingsFiles: profile.settingsFiles,
     shellFiles: shellStartupFiles(input.env),

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HttpGet } from '../client/http-get.ts';
+import { HEALTH_TIMEOUT_MS } from '../client/proxy-client.ts';
 import { undiciGet } from '../client/undici-http-get.ts';
 import { clientProfile, type ClientProfile } from '../config/client-profile.ts';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.ts';
@@ -48,7 +49,7 @@ export function defaultDeps(partial: Partial<ProxyOperationDeps> = {}): ProxyOpe
     uid: partial.uid ?? (typeof process.getuid === 'function' ? process.getuid() : 0),
     procRoot: partial.procRoot ?? '/proc',
     procVersion: partial.procVersion,
-    probeTimeoutMs: partial.probeTimeoutMs ?? 1_500,
+    probeTimeoutMs: partial.probeTimeoutMs ?? HEALTH_TIMEOUT_MS,
     healthWaitMs: partial.healthWaitMs ?? 15_000,
     clientTimeoutMs: partial.clientTimeoutMs ?? 120_000,
     observationWaitMs: partial.observationWaitMs ?? 5_000,

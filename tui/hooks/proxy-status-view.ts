@@ -51,7 +51,7 @@ export function describeProxyStatus(report: ProxyStatusReport, env: NodeJS.Proce
     {
       label: 'Health',
       value: `${health.observed}${health.hint ? `; hint: ${health.hint}` : ''}`,
-      tone: health.state === 'ok' ? 'pass' : health.state === 'degraded' ? 'warn' : 'fail',
+      tone: health.state === 'ok' ? (health.slow ? 'warn' : 'pass') : health.state === 'degraded' ? 'warn' : 'fail',
     },
     { label: 'Port', value: port.observed, tone: port.contested ? 'fail' : 'pass' },
     { label: 'Upstream', value: upstream.check.observed, tone: upstream.check.status === 'pass' ? 'pass' : upstream.check.status === 'skip' ? null : upstream.check.status },

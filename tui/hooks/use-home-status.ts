@@ -58,7 +58,7 @@ export function useHomeStatus() {
   });
   const health = useTask(async (): Promise<ProxyHealth> => {
     if (!settings) throw new ProblemError(problem);
-    return probeProxyHealth(deps.http, (settings.proxyUrl.value as string).replace(/(\/v1)+$/, ''), deps.probeTimeoutMs ?? 1500);
+    return probeProxyHealth(deps.http, (settings.proxyUrl.value as string).replace(/(\/v1)+$/, ''), deps.probeTimeoutMs);
   });
   const proxy = useTask(async (): Promise<ProxyStatusView | null> => (deps.proxy ? describeProxyStatus(await deps.proxy.status(), deps.env) : null));
   const route = useTask(async (): Promise<StartPlan> => {

@@ -72,8 +72,8 @@ function StatusPanel({ theme }: { theme: Theme }) {
   else if (health.phase === 'failed') proxyLine = <Text color={theme.color('fail')}>{health.problem.message}</Text>;
   else {
     const h = health.value;
-    const mark = h.state === 'ok' ? 'pass' : h.state === 'degraded' ? 'warn' : 'fail';
-    const word = h.state === 'ok' ? 'ok' : h.state === 'degraded' ? `degraded${h.failedExtensions.length ? ` (${h.failedExtensions.join(', ')})` : ''}` : h.state === 'down' ? 'down' : h.state;
+    const mark = h.state === 'ok' ? (h.slow ? 'warn' : 'pass') : h.state === 'degraded' ? 'warn' : 'fail';
+    const word = h.state === 'ok' ? (h.slow ? 'ok, but slow to answer /health' : 'ok') : h.state === 'degraded' ? `degraded${h.failedExtensions.length ? ` (${h.failedExtensions.join(', ')})` : ''}` : h.state === 'down' ? 'down' : h.state;
     proxyLine = (
       <Text>
         <StatusMark status={mark} theme={theme} /> <Text color={theme.color(mark)}>{word}</Text>
