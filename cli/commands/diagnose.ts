@@ -1,9 +1,10 @@
-// gwctl diagnose [--status N] [--no-request] [--json]: the checks in order, each with a cause code,
+// gwctl diagnose [--client chat|messages|images] [--status N] [--no-request] [--json]: the checks in order, each with a cause code,
 // what was observed and a remedy with commands, then the verdict (one root cause). One of them sends
 // a short real request through the route the client would take. Exit 0 when nothing failed, 1 otherwise.
 import type { CommandModule } from 'yargs';
 import type { HttpGet } from '../../core/client/http-get.ts';
 import { undiciGet } from '../../core/client/undici-http-get.ts';
+import { CLIENT_KINDS, type ClientKind } from '../../core/doctor/client-kind.ts';
 import { DIAGNOSE_STATUSES } from '../../core/doctor/diagnose-checks.ts';
 import { PROBE_MAX_TOKENS } from '../../core/doctor/messages-probe.ts';
 import { runDiagnosis } from '../../core/doctor/run-diagnosis.ts';
@@ -15,6 +16,7 @@ import { settingsOptions } from './config/settings-options.ts';
 import { CLIENT_SETTING_KEYS } from './config/client-setting-keys.ts';
 
 interface Args {
+  client?: ClientKind;
   status?: number;
   request: boolean;
   json: boolean;
@@ -28,6 +30,10 @@ export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet, post
     builder: (y) =>
       settingsOptions
         .add(y, ['baseUrl', 'proxyUrl', ...CLIENT_SETTING_KEYS])
+        .option('client', {
+          choices: CLIENT_KINDS,
+          describe: "The kind of client that fails: messages (the default, from the client profile), chat (chat-completions) or images. The proxy checks and the short real request concern messages clients only",
+        })
         .option('status', { type: 'number', describe: `Start from the status the client showed: ${DIAGNOSE_STATUSES.join(', ')}` })
         .option('request', {
           type: 'boolean',
@@ -35,7 +41,7 @@ export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet, post
           describe: `Send one short real POST /v1/messages (max_tokens ${PROBE_MAX_TOKENS}, may cost a few tokens) through the route the client would take; --no-request leaves it out`,
         })
         .option('timeout', { type: 'number', default: 10_000, describe: 'Milliseconds for each request' })
-        .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"ok":bool,"checks":[{"id","status","cause","observed","remedy","commands"}],"verdict":{…}}' })
+        .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"ok":bool,"checks":[{"id","status","cause","observed","remedy","commands"}],"client":"messages|chat|images","verdict":{…}}' })
         .check((raw) => {
           const a = raw as unknown as Args;
           if (a.status !== undefined && !DIAGNOSE_STATUSES.includes(a.status)) return `--status must be one of ${DIAGNOSE_STATUSES.join(', ')}, got ${a.status}. For other statuses see \`gwctl explain <status>\`.`;
@@ -44,14 +50,17 @@ export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet, post
         }) as never,
     handler: async (args) => {
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
-      const notice = args.request
+      const messages = (args.client ?? 'messages') === 'messages';
+      const notice = !messages
+        ? ''
+        : args.request
         ? `gwctl: messages.request sends one short real request (POST /v1/messages, max_tokens ${PROBE_MAX_TOKENS}; it may cost a few tokens). --no-request leaves it out.\n`
         : 'gwctl: --no-request: the short real request is left out.\n';
-      if (!args.json) ctx.stdout(`gwctl diagnose${args.status ? ` --status ${args.status}` : ''}\n${notice.replace(/^gwctl: /, '')}`);
-      else ctx.stderr(notice);
+      if (!args.json) ctx.stdout(`gwctl diagnose${args.client ? ` --client ${args.client}` : ''}${args.status ? ` --status ${args.status}` : ''}\n${notice.replace(/^gwctl: /, '')}`);
+      else if (notice) ctx.stderr(notice);
       const report = await settingsOptions.guard(() =>
         runDiagnosis(
-          { env: ctx.env, cwd: process.cwd(), settings, http, post, sendRequest: args.request, status: args.status, requestTimeoutMs: args.timeout },
+          { env: ctx.env, cwd: process.cwd(), settings, http, post, sendRequest: args.request, status: args.status, client: args.client, requestTimeoutMs: args.timeout },
           { onResult: (r) => (args.json ? ctx.stderr(renderChecks.progress(r)) : ctx.stdout(renderChecks.one(r))) },
         ),
       );

@@ -24,6 +24,8 @@ export interface Check<C> {
   id: string;
   /** Statuses a user may report (`diagnose --status N`) that this check can help explain; absent = all. */
   explains?: readonly number[];
+  /** Kinds of client (`diagnose --client`) this check concerns; absent = all. */
+  clients?: readonly ('chat' | 'messages' | 'images')[];
   /** `earlier` holds the results of the checks that ran before, in order. */
   run(context: C, earlier: readonly CheckResult[]): Promise<CheckOutcome>;
 }

@@ -9,6 +9,8 @@ import type { KeyFinding } from './key-lint.ts';
 import type { Answerer, MessagesCall } from './messages-probe.ts';
 import { doubledV1, PROBE_MAX_TOKENS } from './messages-probe.ts';
 import { proxyCommands, type ProxyInstall } from './proxy-commands.ts';
+import { proxyAnsweredItself, proxyForwardFault } from './proxy-forward-fault.ts';
+import { notFoundRemedy } from './known-good-base.ts';
 import { statusRows } from './status-row.ts';
 
 export interface MessagesExpectations {
@@ -22,6 +24,9 @@ export interface MessagesExpectations {
   proxyInstall: ProxyInstall;
   /** The variable the key is exported in, for remedies. */
   keyVar: string;
+  /** The client's base-address variable and command, for a direct start in remedies. */
+  baseUrlVar?: string;
+  command?: string;
 }
 
 export const REAL_REQUEST_LABEL = 'real request, may cost a few tokens';
@@ -75,8 +80,8 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
 
   if (status === 200 && call.isMessage) return outcome.pass(`${sent} 200, a normal reply${call.reply ? ` ("${clip(call.reply, 40)}")` : ''} (${who}). The client's requests work on this route with this model.`);
   if (status === 200) {
-    const row = statusRows.byId('404-models', exp.vars);
-    return outcome.fail('URL_NOT_FOUND', `${head}: 200, but not a messages-protocol reply (not this API)`, `The base address does not lead to the messages API. ${row.remedy}, and start the client with gwctl start, which sets its base address to ${exp.vars.base_url ?? '{base_url}'}.`, row.commands);
+    const fix = notFoundRemedy('messages', call.url.replace(/\/v1\/messages$/, ''), call.errorMessage, exp.vars.base_url);
+    return outcome.fail('URL_NOT_FOUND', `${head}: 200, but not a messages-protocol reply (not this API)`, fix.remedy.replace('(it answered 404', '(it does not answer as this API'), fix.commands);
   }
   if (status === 400) {
     if (/model/i.test(call.errorMessage ?? '') && (call.errorMessage ?? '').includes(call.model)) {
@@ -131,15 +136,16 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
       const row = statusRows.byId('404-messages', exp.vars);
       return outcome.fail('URL_DOUBLE_V1', head, `${row.remedy}.`, row.commands);
     }
-    if (/model/i.test(call.errorMessage ?? '')) {
+    // Only a message naming the model asked for: the gateway's unknown-path 404 mentions /v1/models.
+    if ((call.errorMessage ?? '').includes(call.model)) {
       const fix = modelRemedy(exp, call);
       return outcome.fail('MODEL_NOT_AVAILABLE', head, fix.remedy, fix.commands);
     }
     if (call.route === 'proxy' && call.answeredBy.kind === 'other') {
       return outcome.fail('PROXY_UPSTREAM_MISMATCH', `${head}; the proxy forwards to an address without /v1/messages`, `Set the proxy's upstream to the service root ${exp.vars.base_url} (no /v1), and restart the proxy.`, proxyCommands.setUpstream(exp.proxyInstall, exp.vars.base_url ?? '<base_url>'));
     }
-    const row = statusRows.byId('404-models', exp.vars);
-    return outcome.fail('URL_NOT_FOUND', head, `The base address does not lead to the messages API: use ${exp.vars.base_url ?? '{base_url}'} (no /v1) as the client's base address; gwctl start sets it.`, row.commands);
+    const fix = notFoundRemedy('messages', call.url.replace(/\/v1\/messages$/, ''), call.errorMessage, exp.vars.base_url);
+    return outcome.fail('URL_NOT_FOUND', head, `${fix.remedy} gwctl start sets the client's base address from the baseUrl setting.`, fix.commands);
   }
   if (status === 413) {
     const row = statusRows.byId('413', exp.vars);
@@ -155,13 +161,13 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
     return outcome.fail('UPSTREAM_OVERLOADED', head, `${row.remedy}.`, exp.served && exp.served.length > 1 ? [`gwctl config set client.model ${exp.served.find((m) => m !== call.model) ?? exp.served[0]}`] : [...row.commands]);
   }
   if (status >= 500) {
-    if (call.route === 'proxy' && call.answeredBy.kind === 'other') {
-      return outcome.fail(
-        'PROXY_FAULT',
-        `${head}; the service never answered: the proxy failed to forward the request`,
-        `Check where the proxy forwards to (it must be ${exp.vars.base_url}) and its log; fix the upstream setting and restart it outside any client session that uses it. Until then \`gwctl start\` goes direct when the proxy is not healthy.`,
-        proxyCommands.setUpstream(exp.proxyInstall, exp.vars.base_url ?? '<base_url>'),
-      );
+    if (proxyAnsweredItself(call)) {
+      return proxyForwardFault(`${head}; the service never answered: the proxy failed to forward the request`, {
+        install: exp.proxyInstall,
+        root: exp.vars.base_url ?? '<base_url>',
+        baseUrlVar: exp.baseUrlVar ?? exp.vars.base_var ?? 'ANTHROPIC_BASE_URL',
+        command: exp.command ?? 'claude',
+      });
     }
     const row = statusRows.forStatus(status, exp.vars)[0] ?? statusRows.byId('500', exp.vars);
     return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed, not this machine. ${row.remedy}.`, row.commands);

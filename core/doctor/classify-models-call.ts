@@ -7,6 +7,7 @@ import { outcome } from './check-result.ts';
 import type { CheckOutcome } from './check.ts';
 import type { TemplateVars } from './fill-template.ts';
 import type { KeyFinding } from './key-lint.ts';
+import { notFoundRemedy, rootFromHint, rootOf } from './known-good-base.ts';
 import { statusRows } from './status-row.ts';
 
 export type RouteType = 'chat' | 'messages' | 'images';
@@ -15,6 +16,8 @@ export interface CallExpectations {
   routeType: RouteType;
   /** The base URL as the user gave it. */
   baseUrl: string;
+  /** A configured base address known apart from the one tried, for a 404's remedy. */
+  configuredBase?: string;
   vars: TemplateVars;
   keyFindings: KeyFinding[];
   timeoutMs: number;
@@ -90,13 +93,23 @@ export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): Che
     const path = new URL(call.url).pathname;
     const missingV1 = exp.routeType !== 'messages' && !/\/v1$/.test(exp.baseUrl);
     if (call.errorCode === 'doubled_v1' || /\/v1\/v1(\/|$)/.test(path)) {
+      if (exp.routeType !== 'messages') {
+        const fixed = `${rootOf(exp.baseUrl)}/v1`;
+        return outcome.fail('URL_DOUBLE_V1', head, `Use ${fixed}: a ${exp.routeType === 'chat' ? 'chat-completions' : 'image'} base URL carries /v1 exactly once.`, [`gwctl verify --type ${exp.routeType} --base-url ${fixed}`]);
+      }
       const row = statusRows.byId('404-messages', exp.vars);
-      return outcome.fail('URL_DOUBLE_V1', head, `The base address must carry /v1 at most once, and not at all for a messages client. ${row.remedy}.`, row.commands);
+      return outcome.fail('URL_DOUBLE_V1', head, `A messages client's base address carries no /v1. ${row.remedy}.`, row.commands);
     }
-    const row = statusRows.byId('404-models', exp.vars);
     const notList = status === 200 ? ' (200, but not a model list: not this API)' : '';
-    if (call.errorCode === 'missing_v1' || missingV1) return outcome.fail('URL_MISSING_V1', head + notList, `${row.remedy}: a chat-completions or image base URL ends with /v1.`, row.commands);
-    return outcome.fail('URL_NOT_FOUND', head + notList, row.remedy, row.commands);
+    // Missing /v1 only when nothing says the address is wrong otherwise: a 404 of the gateway that
+    // names another root means a wrong path (…/api), whose remedy comes from that answer.
+    const hinted = rootFromHint(call.errorMessage);
+    if (call.errorCode === 'missing_v1' || (missingV1 && (!hinted || hinted === rootOf(exp.baseUrl)))) {
+      const fixed = `${hinted ?? exp.baseUrl.replace(/\/+$/, '')}/v1`;
+      return outcome.fail('URL_MISSING_V1', head + notList, `Use ${fixed}: a ${exp.routeType === 'chat' ? 'chat-completions' : 'image'} base URL ends with /v1 once.`, [`gwctl verify --type ${exp.routeType} --base-url ${fixed}`]);
+    }
+    const fix = notFoundRemedy(exp.routeType, exp.baseUrl, call.errorMessage, exp.configuredBase);
+    return outcome.fail('URL_NOT_FOUND', head + notList, fix.remedy, fix.commands);
   }
   if (status === 429) {
     const row = statusRows.byId('429', exp.vars);
@@ -107,6 +120,6 @@ export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): Che
     const row = statusRows.byId('5xx', exp.vars);
     return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed. ${row.remedy}. \`gwctl diagnose --status ${status}\` compares the proxy route with the direct one.`, row.commands);
   }
-  const row = statusRows.byId('404-models', exp.vars);
-  return outcome.fail('URL_NOT_FOUND', `${head} (unexpected for a model list)`, row.remedy, row.commands);
+  const fix = notFoundRemedy(exp.routeType, exp.baseUrl, call.errorMessage, exp.configuredBase);
+  return outcome.fail('URL_NOT_FOUND', `${head} (unexpected for a model list)`, fix.remedy, fix.commands);
 }

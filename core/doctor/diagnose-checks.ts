@@ -2,6 +2,7 @@
 // network: the proxy's upstream, the short real request, the direct request), and the subset that
 // can explain a status the user saw.
 import type { Check } from './check.ts';
+import type { ClientKind } from './client-kind.ts';
 import type { DiagnoseContext } from './diagnose-context.ts';
 import { clientBaseUrl } from './checks/client-base-url.ts';
 import { clientCredential } from './checks/client-credential.ts';
@@ -18,21 +19,24 @@ import { statusClassify } from './checks/status-classify.ts';
 const ORDERED: ReadonlyArray<Check<DiagnoseContext>> = [
   planeSame,
   proxyRunning,
-  clientBaseUrl,
+  // Before the base address: a pinned value is the cause of a wrong one, not a second finding.
   clientSettingsPins,
+  clientBaseUrl,
   clientCredential,
   keyFormat,
   proxyUpstream,
   messagesRequest,
-  statusClassify,
   directRequest,
   faultLocate,
+  // Last: it names the check among all the others that explains the status, so it agrees with the verdict.
+  statusClassify,
 ];
 
 /** Statuses `diagnose --status` starts from. */
 export const DIAGNOSE_STATUSES: readonly number[] = [400, 401, 403, 404, 413, 429, 500, 502, 503, 504, 529];
 
-export function diagnoseChecks(status?: number): Array<Check<DiagnoseContext>> {
-  if (status === undefined) return ORDERED.filter((c) => c.id !== 'status.classify' && c.id !== 'fault.locate');
-  return ORDERED.filter((c) => !c.explains || c.explains.includes(status));
+export function diagnoseChecks(status?: number, client: ClientKind = 'messages'): Array<Check<DiagnoseContext>> {
+  const fits = ORDERED.filter((c) => !c.clients || c.clients.includes(client));
+  if (status === undefined) return fits.filter((c) => c.id !== 'status.classify' && c.id !== 'fault.locate');
+  return fits.filter((c) => !c.explains || c.explains.includes(status));
 }

@@ -20,6 +20,9 @@ import { sameAddress } from '../launch/same-address.ts';
 import { shellStartupFiles } from '../paths.ts';
 import type { HttpPost } from '../proxy/http-post.ts';
 import type { TemplateVars } from './fill-template.ts';
+import { defaultClientKind, type ClientKind } from './client-kind.ts';
+import { modelsUrlFor } from './verify-context.ts';
+import { verifyTarget, type VerifyTarget } from './verify-target.ts';
 import { sendMessagesProbe, type MessagesCall } from './messages-probe.ts';
 
 export interface DiagnoseDeps {
@@ -39,6 +42,8 @@ export interface DiagnoseDeps {
    */
   post?: HttpPost;
   sendRequest?: boolean;
+  /** The kind of client (`--client`); default: the configured client profile's protocol. */
+  client?: ClientKind;
 }
 
 export interface EffectiveValue {
@@ -62,6 +67,11 @@ export interface UpstreamSetting {
 
 export interface DiagnoseContext {
   status?: number;
+  client: ClientKind;
+  /** For a chat or image client: the base URL it uses and the variable its key is read from (as verify). */
+  target(): VerifyTarget;
+  /** For a chat or image client: GET {its base URL}/models, the entry it reaches; undefined without a key. */
+  clientCall(): Promise<ModelsCall | undefined>;
   env: NodeJS.ProcessEnv;
   cwd: string;
   profile: ClientProfile;
@@ -134,8 +144,18 @@ export function createDiagnoseContext(deps: DiagnoseDeps): DiagnoseContext {
     return { value: found ? deps.env[found] : undefined, variable: found ?? varOf[role], source: 'shell', pinned: false };
   };
 
+  const client = deps.client ?? defaultClientKind(profile);
+  const target = once(() => verifyTarget(deps.settings, client, deps.env));
   const context: DiagnoseContext = {
     status: deps.status,
+    client,
+    target,
+    clientCall: once(async () => {
+      const t = target();
+      const key = deps.env[t.keyVar];
+      if (!key) return undefined;
+      return fetchModels(deps.http, modelsUrlFor({ baseUrl: t.baseUrl, routeType: client }), key, requestTimeoutMs);
+    }),
     env: deps.env,
     cwd: deps.cwd,
     profile,
@@ -145,7 +165,7 @@ export function createDiagnoseContext(deps: DiagnoseDeps): DiagnoseContext {
     requestTimeoutMs,
     directUrl,
     plane: once(() => executionPlane(deps.env, resolveCommand(profile.command, deps.env, deps.cwd), deps.procVersion)),
-    proxyHealth: once(() => probeProxyHealth(deps.http, proxyUrl, deps.probeTimeoutMs ?? 1500)),
+    proxyHealth: once(() => probeProxyHealth(deps.http, proxyUrl, deps.probeTimeoutMs)),
     pins,
     effective,
     proxyMeant: () => sameAddress(effective('baseUrl').value, proxyUrl),

@@ -77,7 +77,8 @@ test('OK: proxy healthy, client pointed at it, upstream right, key works', async
   const s = machine({ unit: unit(gateway.textUrl), env: { ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_AUTH_TOKEN: key } });
   const run = await diagnose(s);
   assert.equal(run.code, 0, JSON.stringify(run.json, null, 2));
-  assert.deepEqual(Object.keys(run.json), ['schemaVersion', 'ok', 'checks', 'verdict']);
+  assert.deepEqual(Object.keys(run.json), ['schemaVersion', 'ok', 'checks', 'client', 'verdict']);
+  assert.equal(run.json.client, 'messages', 'the claude profile is a messages client');
   assert.equal(run.json.ok, true);
   assert.ok(run.json.checks.every((c: { status: string; cause: string | null }) => (c.status === 'skip' ? c.cause === null : c.cause === 'OK')));
   assert.match(run.by['direct.request'].observed, /200, \d+ models?: demo-chat/);
@@ -155,7 +156,8 @@ test('PROXY_FAULT and UPSTREAM_FAULT: the request through the proxy and the dire
   assert.match(proxyFault.by['messages.request'].observed, /→ 502.*the service never answered/);
   assert.ok(proxyFault.by['messages.request'].commands.includes(`export CACHE_FIX_PROXY_UPSTREAM=${gateway.textUrl}`), 'the fix names where it must forward to');
   assert.equal(proxyFault.by['fault.locate'].cause, 'PROXY_FAULT');
-  assert.deepEqual([proxyFault.json.verdict.cause, proxyFault.json.verdict.check], ['PROXY_FAULT', 'messages.request']);
+  assert.deepEqual([proxyFault.json.verdict.cause, proxyFault.json.verdict.check], ['PROXY_FAULT', 'proxy.upstream'], 'the running proxy forwards elsewhere than its definition says');
+  assert.equal(proxyFault.by['proxy.upstream'].cause, 'PROXY_FAULT');
   assert.equal(proxyFault.code, 1);
   proxy.forwardTo = failing.url;
   const s = machine({ env: { ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_AUTH_TOKEN: key, GWCTL_BASE_URL: failing.url, CACHE_FIX_PROXY_UPSTREAM: failing.url } });
@@ -175,10 +177,29 @@ test('KEY_REJECTED and RATE_LIMITED on the direct request', async () => {
   const { key: busy } = await newKey();
   for (let i = 0; i < 3; i++) await (await fetch(`${gateway.textUrl}/v1/models`, { headers: { authorization: `Bearer ${busy}` } })).arrayBuffer();
   const limited = await diagnose(machine({ env: { ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_AUTH_TOKEN: busy } }), ['--status', '429']);
-  assert.deepEqual(limited.json.checks.map((c: { id: string }) => c.id), ['client.credential', 'messages.request', 'status.classify', 'direct.request']);
+  assert.deepEqual(limited.json.checks.map((c: { id: string }) => c.id), ['client.credential', 'messages.request', 'direct.request', 'status.classify']);
   assert.equal(limited.by['messages.request'].cause, 'RATE_LIMITED');
   assert.match(limited.by['messages.request'].remedy, /this service's rate limit for your key/);
   assert.equal(limited.by['direct.request'].cause, 'RATE_LIMITED');
+});
+
+test('--client chat: URL_MISSING_V1 for a chat base URL without /v1, no proxy checks; URL_NOT_FOUND from the gateway 404', async () => {
+  const { key } = await newKey();
+  const s = machine({ env: { ANTHROPIC_AUTH_TOKEN: key } });
+  const chat = await diagnose(s, ['--client', 'chat', '--base-url', gateway.textUrl]);
+  assert.equal(chat.code, 1);
+  assert.equal(chat.json.client, 'chat');
+  assert.deepEqual(chat.json.checks.map((c: { id: string }) => c.id), ['key.format', 'direct.request']);
+  assert.equal(chat.by['direct.request'].cause, 'URL_MISSING_V1');
+  assert.deepEqual(chat.by['direct.request'].commands, [`gwctl verify --type chat --base-url ${gateway.textUrl}/v1`]);
+  assert.deepEqual([chat.json.verdict.cause, chat.json.verdict.check], ['URL_MISSING_V1', 'direct.request']);
+  assert.doesNotMatch(chat.out + chat.err, /proxy|POST \/v1\/messages/i, 'nothing about the proxy or the messages request for a chat client');
+  const right = await diagnose(s, ['--client', 'chat']);
+  assert.equal(right.code, 0, JSON.stringify(right.json.checks));
+  const wrong = await diagnose(machine({ proxyUrl: `http://127.0.0.1:${await unusedPort()}`, env: { ANTHROPIC_AUTH_TOKEN: (await newKey()).key, GWCTL_BASE_URL: `${gateway.textUrl}/api` } }));
+  assert.equal(wrong.json.verdict.cause, 'URL_NOT_FOUND');
+  assert.ok(wrong.json.verdict.commands.includes(`gwctl verify --base-url ${gateway.textUrl}`), JSON.stringify(wrong.json.verdict));
+  assert.ok(!wrong.json.verdict.commands.some((c: string) => c.includes('/api')), 'never the address that answered 404');
 });
 
 test('usage errors exit 2: an unsupported --status', async () => {

@@ -2,6 +2,7 @@
 // (core/doctor/run-diagnosis.ts): the checks in order with a cause code, what was observed and a
 // remedy each, one short real request through the client's route among them, then the verdict.
 import { useCallback } from 'react';
+import { CLIENT_KINDS, type ClientKind } from '../../core/doctor/client-kind.ts';
 import { DIAGNOSE_STATUSES } from '../../core/doctor/diagnose-checks.ts';
 import { runDiagnosis, type DiagnosisReport } from '../../core/doctor/run-diagnosis.ts';
 import { statusRows } from '../../core/doctor/status-row.ts';
@@ -10,14 +11,17 @@ import { ProblemError } from './problem.ts';
 import { useCheckRun } from './use-check-run.ts';
 import { useSettings } from './use-settings.ts';
 
-export { DIAGNOSE_STATUSES };
+export { CLIENT_KINDS, DIAGNOSE_STATUSES, type ClientKind };
+
+/** How the Diagnose screen names each kind of client. */
+export const CLIENT_LABELS: Record<ClientKind, string> = { messages: 'messages client (the client profile; proxy route)', chat: 'chat-completions client', images: 'image client' };
 
 export function useDiagnose() {
   const deps = useEngine();
   const { settings, problem } = useSettings();
   const { state, run } = useCheckRun<DiagnosisReport>();
   const start = useCallback(
-    (status: number | undefined, sendRequest = true) =>
+    (status: number | undefined, sendRequest = true, client?: ClientKind) =>
       run(async (options) => {
         if (!settings) throw new ProblemError(problem);
         return runDiagnosis(
@@ -29,6 +33,7 @@ export function useDiagnose() {
             post: deps.post,
             sendRequest,
             status,
+            client,
             requestTimeoutMs: deps.requestTimeoutMs,
             probeTimeoutMs: deps.probeTimeoutMs,
             platform: deps.platform,
@@ -50,6 +55,7 @@ export function statusMeaning(status: number): string {
     .join('; ');
 }
 
-export function diagnoseCommandLine(status: number | undefined, sendRequest = true): string {
-  return `gwctl diagnose${status === undefined ? '' : ` --status ${status}`}${sendRequest ? '' : ' --no-request'}`;
+export function diagnoseCommandLine(status: number | undefined, sendRequest = true, client?: ClientKind): string {
+  const messages = !client || client === 'messages';
+  return `gwctl diagnose${client && !messages ? ` --client ${client}` : ''}${status === undefined ? '' : ` --status ${status}`}${sendRequest || !messages ? '' : ' --no-request'}`;
 }

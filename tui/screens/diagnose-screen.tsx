@@ -11,7 +11,7 @@ import { Problem } from '../components/problem.tsx';
 import { ScrollBox } from '../components/scroll-box.tsx';
 import { cycle, movement } from '../hooks/keys.ts';
 import { useScreenKeys, useSession } from '../hooks/session.ts';
-import { DIAGNOSE_STATUSES, diagnoseCommandLine, statusMeaning, useDiagnose } from '../hooks/use-diagnose.ts';
+import { CLIENT_KINDS, CLIENT_LABELS, DIAGNOSE_STATUSES, diagnoseCommandLine, statusMeaning, useDiagnose } from '../hooks/use-diagnose.ts';
 import { useScroll } from '../hooks/use-scroll.ts';
 import { BACK, HELP, ScreenFrame } from './screen-frame.tsx';
 import { RunHeader } from './run-header.tsx';
@@ -27,6 +27,7 @@ const DIAGNOSE_HELP = {
   keys: [
     ['enter', 'run with the chosen status'],
     ['x', 'send the short real request or leave it out'],
+    ['c', 'client kind: messages (proxy checks), chat or images'],
     ['s', 'choose another status'],
     ['r', 'run again'],
     ['j k', 'move / scroll the results'],
@@ -44,13 +45,16 @@ export function DiagnoseScreen() {
   const [picking, setPicking] = useState(!failedClient);
   const [choice, setChoice] = useState(0);
   const [sendRequest, setSendRequest] = useState(true);
+  const [clientIndex, setClientIndex] = useState(0);
+  const client = CLIENT_KINDS[clientIndex]!;
+  const messages = client === 'messages';
   const status = CHOICES[choice];
   const viewport = Math.max(3, session.bodyHeight - 4 - (failedClient ? 1 : 0));
   const scroll = useScroll(viewport);
   const run = () => {
     setPicking(false);
     scroll.reset();
-    void start(status, sendRequest);
+    void start(status, sendRequest, client);
   };
   useEffect(() => {
     if (failedClient) void start(undefined, true);
@@ -69,6 +73,10 @@ export function DiagnoseScreen() {
       }
       if (input === 'x') {
         setSendRequest((v) => !v);
+        return true;
+      }
+      if (input === 'c') {
+        setClientIndex((i) => (i + 1) % CLIENT_KINDS.length);
         return true;
       }
       return false;
@@ -91,14 +99,21 @@ export function DiagnoseScreen() {
   const items = CHOICES.map((s) => (s === undefined ? { label: 'No status', hint: 'check everything' } : { label: String(s), hint: statusMeaning(s) }));
   if (picking) {
     return (
-      <ScreenFrame title="Diagnose" hints={[['↑↓', 'choose'], ['enter', 'run'], ['x', 'real request'], BACK, HELP]} help={DIAGNOSE_HELP}>
+      <ScreenFrame title="Diagnose" hints={[['↑↓', 'choose'], ['enter', 'run'], ['x', 'real request'], ['c', 'client'], BACK, HELP]} help={DIAGNOSE_HELP}>
         <Text>What did the client show?</Text>
         <Menu items={items} selected={choice} theme={theme} hintWidth={session.width < 60 ? 0 : undefined} />
         <Box marginTop={1} flexDirection="column">
-          <Text color={theme.color(sendRequest ? 'warn' : 'muted')} wrap="truncate-end">
-            {sendRequest ? 'Sends one short real request (POST /v1/messages, max_tokens 1): it may cost a few tokens. x: leave it out' : 'The short real request is left out. x: send it'}
-          </Text>
-          <ByHand command={diagnoseCommandLine(status, sendRequest)} theme={theme} />
+          <Text wrap="truncate-end">Client: {CLIENT_LABELS[client]}. c: another kind</Text>
+          {messages ? (
+            <Text color={theme.color(sendRequest ? 'warn' : 'muted')} wrap="truncate-end">
+              {sendRequest ? 'Sends one short real request (POST /v1/messages, max_tokens 1): it may cost a few tokens. x: leave it out' : 'The short real request is left out. x: send it'}
+            </Text>
+          ) : (
+            <Text color={theme.color('muted')} wrap="truncate-end">
+              Checks the base URL this client uses and its key; the proxy is for messages clients only.
+            </Text>
+          )}
+          <ByHand command={diagnoseCommandLine(status, sendRequest, client)} theme={theme} />
         </Box>
       </ScreenFrame>
     );
@@ -132,7 +147,7 @@ export function DiagnoseScreen() {
       </ScrollBox>
       <Box flexDirection="column">
         {state.phase === 'done' ? <CheckSummary results={state.results} theme={theme} /> : <Text> </Text>}
-        <ByHand command={diagnoseCommandLine(status, sendRequest)} theme={theme} />
+        <ByHand command={diagnoseCommandLine(status, sendRequest, client)} theme={theme} />
       </Box>
     </ScreenFrame>
   );

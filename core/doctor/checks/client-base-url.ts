@@ -10,6 +10,7 @@ import { statusRows } from '../status-row.ts';
 
 export const clientBaseUrl: Check<DiagnoseContext> = {
   id: 'client.base-url',
+  clients: ['messages'],
   explains: [400, 401, 403, 404, 502, 503, 504],
   async run(ctx) {
     const name = ctx.profile.baseUrlVar;

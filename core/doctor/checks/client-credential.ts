@@ -11,6 +11,7 @@ import { statusRows } from '../status-row.ts';
 
 export const clientCredential: Check<DiagnoseContext> = {
   id: 'client.credential',
+  clients: ['messages'],
   explains: [401, 403, 429],
   async run(ctx) {
     const lookup = findCredential(ctx.profile, ctx.env);

@@ -7,6 +7,7 @@ import type { DiagnoseContext } from '../diagnose-context.ts';
 
 export const clientSettingsPins: Check<DiagnoseContext> = {
   id: 'client.settings-pins',
+  clients: ['messages'],
   explains: [400, 401, 403, 404, 502, 503, 504],
   async run(ctx) {
     const scan = ctx.pins();

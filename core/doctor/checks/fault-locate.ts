@@ -4,14 +4,19 @@
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
-import { proxyCommands } from '../proxy-commands.ts';
+import { proxyAnsweredItself, proxyForwardFault, statusOf } from '../proxy-forward-fault.ts';
 import { proxyInstall } from '../proxy-install.ts';
 
 export const faultLocate: Check<DiagnoseContext> = {
   id: 'fault.locate',
+  clients: ['messages'],
   explains: [500, 502, 503, 504, 529],
   async run(ctx) {
     const probe = await ctx.messages();
+    const forward = { install: proxyInstall(ctx), root: ctx.service.root, baseUrlVar: ctx.profile.baseUrlVar, command: ctx.profile.command };
+    if (proxyAnsweredItself(probe)) {
+      return proxyForwardFault(`the short request through the proxy got ${statusOf(probe)} from the proxy itself, not from the service: the proxy forwards to an address that does not answer`, forward);
+    }
     if (!('notSent' in probe) && probe.route === 'proxy' && probe.outcome.kind === 'response' && (probe.answeredBy.kind === 'service' || probe.answeredBy.kind === 'provider')) {
       const status = probe.outcome.status;
       if (status >= 500) {
@@ -25,12 +30,7 @@ export const faultLocate: Check<DiagnoseContext> = {
     const health = await ctx.proxyHealth();
     const viaProxy = ctx.proxyMeant() || health.state === 'ok';
     if (status === 200 && viaProxy) {
-      return outcome.fail(
-        'PROXY_FAULT',
-        `${ctx.status} was seen, the direct request to ${ctx.service.root} works (200) and the client goes through the proxy (${health.state}): the proxy is at fault, not the upstream`,
-        `Check where the proxy forwards to (it must be ${ctx.service.root}) and its log, then restart it from a terminal outside any client session using it; meanwhile start the client directly.`,
-        [...proxyCommands.setUpstream(proxyInstall(ctx), ctx.service.root), `${ctx.profile.baseUrlVar}=${ctx.service.root} ${ctx.profile.command}   # direct, for now`],
-      );
+      return proxyForwardFault(`${ctx.status} was seen, the direct request to ${ctx.service.root} works (200) and the client goes through the proxy (${health.state}): the proxy is at fault, not the upstream`, forward);
     }
     if (status === 200) return outcome.pass(`the direct request works now (200) and the client does not use the proxy: the ${ctx.status} was not reproduced (a passing upstream fault)`);
     if (status >= 500) {

@@ -11,6 +11,7 @@ import { proxyInstall } from '../proxy-install.ts';
 
 export const messagesRequest: Check<DiagnoseContext> = {
   id: 'messages.request',
+  clients: ['messages'],
   async run(ctx) {
     const call = await ctx.messages();
     if ('notSent' in call) return outcome.skip(`POST /v1/messages ${call.notSent}`);
@@ -24,6 +25,8 @@ export const messagesRequest: Check<DiagnoseContext> = {
       directWorks: direct?.outcome.kind === 'response' && direct.outcome.status === 200,
       proxyInstall: proxyInstall(ctx),
       keyVar: token.variable,
+      baseUrlVar: ctx.profile.baseUrlVar,
+      command: ctx.profile.command,
     });
     const model = await ctx.model();
     const why = model.id === call.model ? ` Model ${call.model}: ${model.reason}.` : '';

@@ -6,6 +6,7 @@ import type { DiagnoseContext } from '../diagnose-context.ts';
 
 export const planeSame: Check<DiagnoseContext> = {
   id: 'plane.same',
+  clients: ['messages'],
   explains: [401, 403, 502, 503, 504],
   async run(ctx) {
     const plane = ctx.plane();

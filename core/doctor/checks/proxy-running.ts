@@ -1,4 +1,4 @@
-// Acceptance layer proxy_running: GET /health answers 200 {"status":"ok"} (spec 4.4). Down or
+// Acceptance layer proxy_running: GET /health answers 200 {"status":"ok"}. Down or
 // degraded is a failure when the client points at the proxy, a warning otherwise.
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
@@ -9,6 +9,7 @@ import { statusRows } from '../status-row.ts';
 
 export const proxyRunning: Check<DiagnoseContext> = {
   id: 'proxy.running',
+  clients: ['messages'],
   explains: [401, 403, 404, 502, 503, 504],
   async run(ctx) {
     const health = await ctx.proxyHealth();

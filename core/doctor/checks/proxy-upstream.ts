@@ -11,11 +11,13 @@ import type { DiagnoseContext } from '../diagnose-context.ts';
 import { proxyCommands } from '../proxy-commands.ts';
 import { proxyInstall } from '../proxy-install.ts';
 import { doubledV1 } from '../messages-probe.ts';
+import { proxyAnsweredItself, proxyForwardFault, statusOf } from '../proxy-forward-fault.ts';
 
 const RULES = 'Regenerate the service definition and restart the proxy from a terminal outside any client session that uses it (never from inside a session that talks through the proxy).';
 
 export const proxyUpstream: Check<DiagnoseContext> = {
   id: 'proxy.upstream',
+  clients: ['messages'],
   explains: [401, 403, 404, 502, 503, 504],
   async run(ctx) {
     const up = ctx.upstream();
@@ -41,6 +43,17 @@ export const proxyUpstream: Check<DiagnoseContext> = {
           remedy,
           commands,
         );
+      }
+      const probe = health.state === 'ok' ? await ctx.messages() : undefined;
+      if (probe && proxyAnsweredItself(probe)) {
+        const status = statusOf(probe);
+        const running = up.value !== undefined && sameAddress(up.value, root) ? `, although the ${up.source === 'service-file' ? 'definition' : 'shell'} names ${root}: the running proxy was started with other settings` : '';
+        return proxyForwardFault(`${observed}; the short request through the proxy got ${status} from the proxy itself, not from the service: it forwards to an address that does not answer${running}`, {
+          install,
+          root,
+          baseUrlVar: ctx.profile.baseUrlVar,
+          command: ctx.profile.command,
+        });
       }
       if (up.value === undefined) {
         return make('PROXY_UPSTREAM_DEFAULT', `${observed}: requests with this service's key bypass the service and answer 401 or reach a wrong account`, remedy, commands);

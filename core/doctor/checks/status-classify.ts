@@ -1,5 +1,5 @@
-// Classifies the status the user saw with the error table, and points at the earlier check that
-// explains it when there is one (the short real request among them).
+// Classifies the status the user saw with the error table, and points at the check that explains
+// it when there is one (it runs last, so it agrees with the verdict's root cause).
 import { CAUSE_CODES } from '../cause-codes.ts';
 import { outcome } from '../check-result.ts';
 import type { Check, CheckResult } from '../check.ts';
@@ -33,8 +33,13 @@ const CLASS = {
   529: 'upstream overloaded',
 } as const;
 
+/**
+ * The first failing check is the diagnosis' root cause, and what the user saw follows from it (a
+ * pinned address leads to a 404, a dead proxy upstream to a 502), so it explains the status; only
+ * when nothing fails does a warning whose cause the error table names for the status explain it.
+ */
 function explainedBy(earlier: readonly CheckResult[], causes: Set<string>): CheckResult | undefined {
-  return earlier.find((r) => r.status === 'fail' && r.cause && causes.has(r.cause)) ?? earlier.find((r) => r.status === 'warn' && r.cause && causes.has(r.cause));
+  return earlier.find((r) => r.status === 'fail' && r.cause && r.cause !== 'OK') ?? earlier.find((r) => r.status === 'warn' && r.cause && causes.has(r.cause));
 }
 
 export const statusClassify: Check<DiagnoseContext> = {
@@ -50,7 +55,6 @@ export const statusClassify: Check<DiagnoseContext> = {
       return outcome.fail(found.cause!, `${status} (${kind}); error table: ${table}. Explained by ${found.id}: ${CAUSE_CODES[found.cause!]}`, found.remedy ?? rows[0]!.remedy, found.commands);
     }
     const generic = GENERIC[status as keyof typeof GENERIC] ?? 'UPSTREAM_FAULT';
-    const next = status >= 500 ? 'the direct request below tells a proxy fault from an upstream fault' : 'the direct request below checks the address and key';
-    return outcome.warn(generic, `${status} (${kind}); error table: ${table}. No check so far explains it; ${next}`, rows.map((r) => r.remedy).join('; '), [...new Set(rows.flatMap((r) => r.commands))]);
+    return outcome.warn(generic, `${status} (${kind}); error table: ${table}. No check explains it`, rows.map((r) => r.remedy).join('; '), [...new Set(rows.flatMap((r) => r.commands))]);
   },
 };
