@@ -61,7 +61,7 @@ export function shellStartupFiles(env: NodeJS.ProcessEnv = process.env): string[
   ];
 }
 
-/** Service definition files that `cache-fix-proxy install-service` writes (spec 2.4). */
+/** Service definition files that `cache-fix-proxy install-service` writes. */
 export function proxyServiceFiles(env: NodeJS.ProcessEnv = process.env): { systemd: string; launchd: string } {
   const home = homeDir(env);
   const configHome = env.XDG_CONFIG_HOME || join(home, '.config');
@@ -78,7 +78,7 @@ export function proxyHealthcheckFiles(env: NodeJS.ProcessEnv = process.env): { s
   return { service: join(dir, 'cache-fix-proxy-healthcheck.service'), timer: join(dir, 'cache-fix-proxy-healthcheck.timer') };
 }
 
-/** The proxy's observation directory (spec 2.5): account.json and sessions/<id>.json. */
+/** The proxy's observation directory: account.json and sessions/<id>.json. */
 export function quotaStatusDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(homeDir(env), '.claude', 'quota-status');
 }

@@ -1,4 +1,4 @@
-// gwctl proxy … and gwctl accept: the local cache proxy pinned to 4.2.1 (spec 4.4, 9.2-9.5): status,
+// gwctl proxy … and gwctl accept: the local cache proxy pinned to 4.2.1: status,
 // install and upgrade, the user service, a relay check before using it upstream, cache observations,
 // and the three-layer acceptance. Registered together with one `.command(proxyCommands(ctx))`.
 import type { CommandModule } from 'yargs';

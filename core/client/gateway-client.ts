@@ -1,4 +1,4 @@
-// Calls of the gateway's API that the toolkit makes: the model list with a bearer key (spec 4.1, 5.8).
+// Calls of the gateway's API that the toolkit makes: the model list with a bearer key.
 import type { HttpGet, HttpOutcome } from './http-get.ts';
 
 export interface ModelsCall {

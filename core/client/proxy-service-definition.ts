@@ -1,4 +1,4 @@
-// Reads what the installed proxy service will run with (spec 2.4): CACHE_FIX_PROXY_UPSTREAM and the
+// Reads what the installed proxy service will run with: CACHE_FIX_PROXY_UPSTREAM and the
 // port from the systemd unit or the launchd agent that `cache-fix-proxy install-service` wrote.
 import { readFileSync } from 'node:fs';
 import { proxyServiceFiles } from '../paths.ts';

@@ -1,4 +1,4 @@
-// Lints a key value before it is used (spec 5.1): missing, whitespace or line breaks, quotes
+// Lints a key value before it is used: missing, whitespace or line breaks, quotes
 // (straight around it, or typographic anywhere), and a missing `sk-` prefix (warning only).
 import type { CauseCode } from './cause-codes.ts';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { quotaStatusDir } from '../paths.ts';
 
 export const CACHE_NOTE =
-  'Cache hit rate, cache read and cache creation token counts, and the final bill or subscription quota use are three different measures and must not be equated. The proxy improves request stability only; it does not make resumed sessions free or promise any fixed saving (spec 9).';
+  'Cache hit rate, cache read and cache creation token counts, and the final bill or subscription quota use are three different measures and must not be equated. The proxy improves request stability only; it does not make resumed sessions free or promise any fixed saving.';
 
 export interface SessionCache {
   session: string;

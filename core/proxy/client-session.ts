@@ -46,7 +46,7 @@ export function detectClientSession(env: NodeJS.ProcessEnv, baseUrlVar: string, 
 /** The refusal text of rule 5, for every action that would upgrade, restart or stop the proxy. */
 export function sessionRefusal(finding: SessionFinding, what: string, command: string): { message: string; remedy: string; commands: string[] } {
   return {
-    message: `Refusing to ${what}: ${finding.observed}. Restarting or replacing the proxy would cut off the session's own requests mid-conversation (spec 4.4 rule 5).`,
+    message: `Refusing to ${what}: ${finding.observed}. Restarting or replacing the proxy would cut off the session's own requests mid-conversation.`,
     remedy: 'Run it from an external terminal that is not inside a client session (a new terminal window or tab, or an ssh login). If this shell is not a client session, clear the variable for this one command.',
     commands: [`${command}   # in an external terminal`, `env -u ${finding.variable} ${command}   # only if this shell is not a client session`],
   };

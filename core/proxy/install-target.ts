@@ -1,5 +1,5 @@
 // Turns the proxy.package setting (or an explicit package argument) into what `npm install -g` gets,
-// refusing every version but 4.2.1 before anything is installed (rule 4, spec 9.2).
+// refusing every version but 4.2.1 before anything is installed.
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { expandUserPath } from '../paths.ts';
@@ -53,7 +53,7 @@ export function resolveInstallTarget(value: string, source: string, env: NodeJS.
   }
   if (manifest.version !== PINNED_PROXY_VERSION) {
     throw new InstallTargetError(
-      `${path} holds ${manifest.name ?? '?'}@${manifest.version ?? '?'}, which is refused: install and upgrade are pinned to exactly ${PINNED_PROXY_VERSION} (spec 9.2).`,
+      `${path} holds ${manifest.name ?? '?'}@${manifest.version ?? '?'}, which is refused: install and upgrade are pinned to exactly ${PINNED_PROXY_VERSION}.`,
       `Use a ${PINNED_PROXY_VERSION} tarball (\`npm run build\` makes one in proxy/dist/) or a registry name.`,
       'VERSION_REFUSED',
     );

@@ -1,4 +1,4 @@
-// The proxy package gwctl installs (spec 4.4, 9.2): always exactly 4.2.1. A registry name (optionally
+// The proxy package gwctl installs: always exactly 4.2.1. A registry name (optionally
 // with @4.2.1) or a path to a packed .tgz; anything naming another version, a tag or a range is refused.
 
 export const PINNED_PROXY_VERSION = '4.2.1';
@@ -45,7 +45,7 @@ export function parsePackageSpec(value: string): PackageSpec {
   }
   if (requested !== null && requested !== PINNED_PROXY_VERSION) {
     throw new PackageSpecError(
-      `${name}@${requested} is refused: the proxy is documented for version ${PINNED_PROXY_VERSION} only, and install and upgrade are pinned to exactly that version so changed defaults do not diverge from the documentation (spec 9.2).`,
+      `${name}@${requested} is refused: the proxy is documented for version ${PINNED_PROXY_VERSION} only, and install and upgrade are pinned to exactly that version so changed defaults do not diverge from the documentation.`,
       `Use ${name}@${PINNED_PROXY_VERSION} (or just ${name}; gwctl adds @${PINNED_PROXY_VERSION}).`,
     );
   }

@@ -1,6 +1,6 @@
 // What an action would do, before anything is done: refusals (rule 5, version pin, rule 7, a missing
 // definition), the commands in order, backups, the install-service environment by auth path, and
-// the spec 9.4 reminder for changes that alter request bodies. run-action.ts carries a plan out.
+// the regression reminder for changes that alter request bodies. run-action.ts carries a plan out.
 import { serviceAddress } from '../config/service-address.ts';
 import { SettingError } from '../config/setting-error.ts';
 import { proxyDebugLog, proxyHealthcheckFiles, tildePath } from '../paths.ts';
@@ -76,7 +76,7 @@ export async function planAction(deps: ProxyOperationDeps, action: ProxyAction, 
   const notInstalled = (): ActionPlan =>
     refuse({
       cause: 'SERVICE_NOT_INSTALLED',
-      message: `No service definition at ${tildePath(definition!.file, deps.env)}. Enabling without \`install-service\` fails: ${supervisor!.kind === 'systemd' ? 'systemctl answers "Unit cache-fix-proxy.service not found"' : 'launchctl cannot find the property-list file'} (spec 4.4 rule 8).`,
+      message: `No service definition at ${tildePath(definition!.file, deps.env)}. Enabling without \`install-service\` fails: ${supervisor!.kind === 'systemd' ? 'systemctl answers "Unit cache-fix-proxy.service not found"' : 'launchctl cannot find the property-list file'}.`,
       remedy: 'Validate the proxy in the foreground first, then install the service definition (it is enabled in the same step).',
       commands: [`${PROXY_BIN} server   # validate first, in its own terminal`, 'gwctl proxy service install'],
       exitCode: 1,
@@ -98,19 +98,19 @@ export async function planAction(deps: ProxyOperationDeps, action: ProxyAction, 
     if (upgrade) {
       change.bodyAltering = reminder(deps, [`an upgrade replaces the proxy's code; request-body defaults (thinking sanitize v1 is on in ${PINNED_PROXY_VERSION}) may differ from what runs now`], action);
       if (definition?.exists) steps.push({ kind: 'backup', file: definition.file, shown: `back up ${tildePath(definition.file, deps.env)}`, purpose: 'keep the definition as it was before the change' });
-      if (options.regress) steps.push({ kind: 'regress', phase: 'before', shown: 'short session + resume run through the proxy', purpose: 'the before-run of spec 9.4' });
+      if (options.regress) steps.push({ kind: 'regress', phase: 'before', shown: 'short session + resume run through the proxy', purpose: 'the before-run of the regression check' });
     }
-    steps.push({ kind: 'run', role: 'npm', command: 'npm', args: [...NPM_FLAGS, target.argument], env: deps.env, shown: commandLine('npm', [...NPM_FLAGS, target.argument]), purpose: `install exactly ${PINNED_PROXY_VERSION} (rule 4)` });
+    steps.push({ kind: 'run', role: 'npm', command: 'npm', args: [...NPM_FLAGS, target.argument], env: deps.env, shown: commandLine('npm', [...NPM_FLAGS, target.argument]), purpose: `install exactly ${PINNED_PROXY_VERSION}` });
     steps.push({ kind: 'verify-version', expectedName: target.name, shown: `check the installed version is ${PINNED_PROXY_VERSION}`, purpose: 'verify after installing' });
     if (restarts) {
-      steps.push(...supervisorSteps(supervisor!.restart(definitionChanged(deps.env, definition!)), 'restart at supervisor level: hot reload is off, a running process keeps the old code (rule 4)'));
+      steps.push(...supervisorSteps(supervisor!.restart(definitionChanged(deps.env, definition!)), 'restart at supervisor level: hot reload is off, a running process keeps the old code'));
       steps.push({ kind: 'health', required: true, shown: `GET ${proxyUrl}/health until 200 {"status":"ok"}`, purpose: 'check the restarted proxy' });
       steps.push({ kind: 'remember', shown: 'remember the loaded definition', purpose: '' });
     } else if (upgrade) {
       steps.push({ kind: 'health', required: false, shown: `GET ${proxyUrl}/health`, purpose: 'report what runs now' });
       change.notes.push(`No service definition${supervisor ? '' : ' (no user supervisor here)'}: a proxy started by hand keeps running the old code until you stop it and start \`${PROXY_BIN} server\` again in its own terminal (hot reload is off).`);
     }
-    if (upgrade && options.regress) steps.push({ kind: 'regress', phase: 'after', shown: 'short session + resume run through the proxy', purpose: 'the after-run of spec 9.4' });
+    if (upgrade && options.regress) steps.push({ kind: 'regress', phase: 'after', shown: 'short session + resume run through the proxy', purpose: 'the after-run of the regression check' });
     if (!upgrade && definition?.exists) change.notes.push('A running service keeps its old code until restarted (hot reload is off): `gwctl proxy service restart` from an external terminal.');
     return finish(change, steps, supervisor);
   }
@@ -122,7 +122,7 @@ export async function planAction(deps: ProxyOperationDeps, action: ProxyAction, 
     if (options.debug && !options.confirmDebug) {
       return refuse({
         cause: 'DEBUG_NOT_CONFIRMED',
-        message: `Debug logging writes a line per request to ${tildePath(def.debugLog ?? proxyDebugLog(deps.env), deps.env)}: method, path, status, timings, session id and header values (authorization, x-api-key, cookie and proxy-authorization are redacted; others such as user-agent are written as sent). Turn it on only after confirming that this context may be logged (spec 4.4 rule 7).`,
+        message: `Debug logging writes a line per request to ${tildePath(def.debugLog ?? proxyDebugLog(deps.env), deps.env)}: method, path, status, timings, session id and header values (authorization, x-api-key, cookie and proxy-authorization are redacted; others such as user-agent are written as sent). Turn it on only after confirming that this context may be logged.`,
         remedy: 'Confirm explicitly, and turn it off again when done (install --force without --debug).',
         commands: ['gwctl proxy service install --force --debug --confirm-debug'],
         exitCode: 2,
@@ -142,7 +142,7 @@ export async function planAction(deps: ProxyOperationDeps, action: ProxyAction, 
       upstream = expectedUpstream(profile.auth, profile.auth === 'service' ? serviceAddress(deps.settings).root : undefined);
     } catch (error) {
       if (!(error instanceof SettingError)) throw error;
-      return refuse({ cause: 'PROXY_UPSTREAM_DEFAULT', message: `${error.message} A key of this service needs CACHE_FIX_PROXY_UPSTREAM={base_url} in the definition; the step must not be omitted (spec 4.4).`, remedy: error.remedy, commands: ['gwctl config set baseUrl https://gateway.example.com'], exitCode: 2 });
+      return refuse({ cause: 'PROXY_UPSTREAM_DEFAULT', message: `${error.message} A key of this service needs CACHE_FIX_PROXY_UPSTREAM={base_url} in the definition; the step must not be omitted.`, remedy: error.remedy, commands: ['gwctl config set baseUrl https://gateway.example.com'], exitCode: 2 });
     }
     const env: NodeJS.ProcessEnv = { ...deps.env, CACHE_FIX_PROXY_PORT: String(proxyPort(proxyUrl)) };
     for (const name of ['CACHE_FIX_DEBUG', 'CACHE_FIX_DEBUG_LOG', 'CACHE_FIX_PROXY_UPSTREAM']) delete env[name];
@@ -152,34 +152,34 @@ export async function planAction(deps: ProxyOperationDeps, action: ProxyAction, 
     change.notes.push(`CACHE_FIX_PROXY_UPSTREAM ${upstream.value ? `= ${upstream.value}` : 'left unset'}: auth path ${profile.auth}, ${upstream.why}.`);
     const shellUpstream = deps.env.CACHE_FIX_PROXY_UPSTREAM;
     if (shellUpstream && shellUpstream !== upstream.value) change.warnings.push(`This shell has CACHE_FIX_PROXY_UPSTREAM=${shellUpstream}; the service gets ${upstream.value ?? 'the default'} instead, as the auth path requires. For another relay, check it first: gwctl proxy upstream check ${shellUpstream}`);
-    if (deps.env.CACHE_FIX_DEBUG && !options.debug) change.warnings.push('CACHE_FIX_DEBUG is set in this shell but is not carried into the service (rule 7: --debug --confirm-debug turns it on deliberately).');
+    if (deps.env.CACHE_FIX_DEBUG && !options.debug) change.warnings.push('CACHE_FIX_DEBUG is set in this shell but is not carried into the service (--debug --confirm-debug turns it on deliberately).');
     const shellBody = bodyAlteringIn(deps.env);
     if (shellBody.length) change.warnings.push(`This shell turns on ${shellBody.join(', ')}; install-service does not carry ${shellBody.length === 1 ? 'it' : 'them'} into the definition.`);
-    if (profile.auth === 'oauth' && deps.env.CACHE_FIX_OAUTH_REFRESH === 'on') change.warnings.push('CACHE_FIX_OAUTH_REFRESH=on in this shell: for a subscription login it stays off (spec 4.4).');
+    if (profile.auth === 'oauth' && deps.env.CACHE_FIX_OAUTH_REFRESH === 'on') change.warnings.push('CACHE_FIX_OAUTH_REFRESH=on in this shell: for a subscription login it stays off.');
     if (replacing) {
       steps.push({ kind: 'backup', file: def.file, shown: `back up ${tildePath(def.file, deps.env)}`, purpose: 'keep the definition it replaces' });
       if (def.bodyAltering.length) change.bodyAltering = reminder(deps, [`the current definition turns on ${def.bodyAltering.join(', ')}, which install-service does not carry over: request bodies change when the service restarts`], action);
     }
-    if (options.regress && replacing) steps.push({ kind: 'regress', phase: 'before', shown: 'short session + resume run through the proxy', purpose: 'the before-run of spec 9.4' });
+    if (options.regress && replacing) steps.push({ kind: 'regress', phase: 'before', shown: 'short session + resume run through the proxy', purpose: 'the before-run of the regression check' });
     const args = ['install-service', ...(options.force ? ['--force'] : [])];
     const assignments = Object.entries(change.environment).filter(([, v]) => v !== null).map(([k, v]) => commandLine(`${k}=${v}`, []));
     const shown = `${upstream.value ? '' : 'env -u CACHE_FIX_PROXY_UPSTREAM '}${assignments.join(' ')} ${commandLine(active.binPath, args)}`;
-    steps.push({ kind: 'run', role: 'install-service', command: active.binPath, args, env, shown, purpose: 'write the service definition with the values above (spec 2.4)' });
+    steps.push({ kind: 'run', role: 'install-service', command: active.binPath, args, env, shown, purpose: 'write the service definition with the values above' });
     change.filesWritten.push(def.file, ...(supervisor.kind === 'systemd' ? Object.values(proxyHealthcheckFiles(deps.env)) : []));
     if (replacing && supervisor.kind === 'launchd') steps.push(...supervisorSteps(supervisor.restart(true), 'unload the old definition and load the new one'));
     else {
-      steps.push(...supervisorSteps(supervisor.enable(), 'enable and start now and at login (rule 8)'));
+      steps.push(...supervisorSteps(supervisor.enable(), 'enable and start now and at login'));
       if (replacing) steps.push(...supervisorSteps(supervisor.restart(false), 'the running proxy picks the regenerated definition up only when restarted'));
     }
     steps.push({ kind: 'health', required: true, shown: `GET ${proxyUrl}/health until 200 {"status":"ok"}`, purpose: 'check the service answers' });
     steps.push({ kind: 'remember', shown: 'remember the loaded definition', purpose: '' });
-    if (options.regress && replacing) steps.push({ kind: 'regress', phase: 'after', shown: 'short session + resume run through the proxy', purpose: 'the after-run of spec 9.4' });
+    if (options.regress && replacing) steps.push({ kind: 'regress', phase: 'after', shown: 'short session + resume run through the proxy', purpose: 'the after-run of the regression check' });
     return finish(change, steps, supervisor);
   }
 
   if (action === 'service-enable') {
     if (!def.exists) return notInstalled();
-    steps.push(...supervisorSteps(supervisor.enable(), 'enable and start now and at login (rule 8)'));
+    steps.push(...supervisorSteps(supervisor.enable(), 'enable and start now and at login'));
     steps.push({ kind: 'health', required: true, shown: `GET ${proxyUrl}/health until 200 {"status":"ok"}`, purpose: 'check the service answers' });
     steps.push({ kind: 'remember', shown: 'remember the loaded definition', purpose: '' });
     return finish(change, steps, supervisor);
@@ -191,13 +191,13 @@ export async function planAction(deps: ProxyOperationDeps, action: ProxyAction, 
     const changed = definitionChanged(deps.env, def);
     if (changed && def.bodyAltering.length) {
       change.bodyAltering = reminder(deps, [`the definition turns on ${def.bodyAltering.join(', ')}, which the restart makes effective`], action);
-      steps.push({ kind: 'backup', file: def.file, shown: `back up ${tildePath(def.file, deps.env)}`, purpose: 'keep the definition before an advanced change (spec 9.4)' });
+      steps.push({ kind: 'backup', file: def.file, shown: `back up ${tildePath(def.file, deps.env)}`, purpose: 'keep the definition before an advanced change' });
     }
-    if (options.regress) steps.push({ kind: 'regress', phase: 'before', shown: 'short session + resume run through the proxy', purpose: 'the before-run of spec 9.4' });
+    if (options.regress) steps.push({ kind: 'regress', phase: 'before', shown: 'short session + resume run through the proxy', purpose: 'the before-run of the regression check' });
     steps.push(...supervisorSteps(supervisor.restart(changed), changed ? 'the definition changed since it was loaded: reload it, then restart' : 'restart at supervisor level'));
     steps.push({ kind: 'health', required: true, shown: `GET ${proxyUrl}/health until 200 {"status":"ok"}`, purpose: 'check the restarted proxy' });
     steps.push({ kind: 'remember', shown: 'remember the loaded definition', purpose: '' });
-    if (options.regress) steps.push({ kind: 'regress', phase: 'after', shown: 'short session + resume run through the proxy', purpose: 'the after-run of spec 9.4' });
+    if (options.regress) steps.push({ kind: 'regress', phase: 'after', shown: 'short session + resume run through the proxy', purpose: 'the after-run of the regression check' });
     return finish(change, steps, supervisor);
   }
 

@@ -11,7 +11,7 @@ export const PROXY_ACTIONS: readonly ProxyAction[] = ['install', 'upgrade', 'ser
 export interface ProxyActionOptions {
   /** service-install: regenerate an existing definition (the old one is backed up). */
   force?: boolean;
-  /** service-install: capture CACHE_FIX_DEBUG=1 (needs confirmDebug, rule 7). */
+  /** service-install: capture CACHE_FIX_DEBUG=1 (needs confirmDebug). */
   debug?: boolean;
   /** The user confirmed that debug logs may record sensitive context. */
   confirmDebug?: boolean;

@@ -1,6 +1,6 @@
 // `gwctl proxy status` as plain data: installation and version (anything but 4.2.1 flagged), the
 // service definition (captured upstream, port, debug), the supervisor's view, /health with degraded
-// details, the processes on the port (rule 6) and the captured upstream against the auth path.
+// details, the processes on the port and the captured upstream against the auth path.
 import { probeProxyHealth, type ProxyHealth } from '../client/proxy-client.ts';
 import { serviceAddress } from '../config/service-address.ts';
 import { SettingError } from '../config/setting-error.ts';
@@ -92,7 +92,7 @@ export async function proxyStatus(deps: ProxyOperationDeps): Promise<ProxyStatus
   if (!installation.installed) {
     findings.push({ severity: 'fail', cause: 'PROXY_NOT_INSTALLED', message: installation.observed, remedy: `Install the pinned version ${PINNED_PROXY_VERSION}.`, commands: ['gwctl proxy install'] });
   } else if (!installation.pinned) {
-    findings.push({ severity: 'fail', cause: 'PROXY_VERSION_MISMATCH', message: installation.observed, remedy: `Only ${PINNED_PROXY_VERSION} is documented (spec 9.2): reinstall it pinned, then restart the proxy from an external terminal.`, commands: ['gwctl proxy upgrade'] });
+    findings.push({ severity: 'fail', cause: 'PROXY_VERSION_MISMATCH', message: installation.observed, remedy: `Only ${PINNED_PROXY_VERSION} is supported: reinstall it pinned, then restart the proxy from an external terminal.`, commands: ['gwctl proxy upgrade'] });
   } else if (installation.onPath && installation.onPath.version !== PINNED_PROXY_VERSION) {
     findings.push({ severity: 'warn', cause: 'PROXY_VERSION_MISMATCH', message: installation.observed, remedy: 'Remove the other copy from PATH or put the npm global bin directory first.', commands: [`type -a cache-fix-proxy`] });
   }
@@ -100,7 +100,7 @@ export async function proxyStatus(deps: ProxyOperationDeps): Promise<ProxyStatus
     findings.push({ severity: 'fail', cause: 'PROXY_VERSION_MISMATCH', message: `the service definition runs ${definition.runs.name}@${definition.runs.version} (${definition.program?.[1]})`, remedy: `Regenerate the definition from the ${PINNED_PROXY_VERSION} install.`, commands: ['gwctl proxy service install --force'] });
   }
   if (definition && !definition.exists && supervisorState.available) {
-    findings.push({ severity: 'warn', cause: 'SERVICE_NOT_INSTALLED', message: `no service definition at ${tildePath(definition.file, deps.env)}`, remedy: 'For long-term use, validate in the foreground first, then install the service (rule 8).', commands: ['cache-fix-proxy server   # validate first', 'gwctl proxy service install'] });
+    findings.push({ severity: 'warn', cause: 'SERVICE_NOT_INSTALLED', message: `no service definition at ${tildePath(definition.file, deps.env)}`, remedy: 'For long-term use, validate in the foreground first, then install the service.', commands: ['cache-fix-proxy server   # validate first', 'gwctl proxy service install'] });
   }
   if (!supervisorState.available && definition?.exists) {
     findings.push({ severity: 'warn', cause: 'SUPERVISOR_UNAVAILABLE', message: supervisorState.unavailableReason ?? supervisorState.observed, remedy: 'The definition exists but nothing here can run it; run the proxy in its own terminal.', commands: ['cache-fix-proxy server'] });
@@ -109,18 +109,18 @@ export async function proxyStatus(deps: ProxyOperationDeps): Promise<ProxyStatus
     findings.push({ severity: 'warn', cause: 'SERVICE_PORT_MISMATCH', message: `the service listens on port ${definition.port}, but proxyUrl is ${proxyUrl}`, remedy: 'Make them agree: set proxyUrl, or regenerate the definition with the port.', commands: [`gwctl config set proxyUrl http://127.0.0.1:${definition.port}`, 'gwctl proxy service install --force'] });
   }
   if (definition?.debug) {
-    findings.push({ severity: 'warn', cause: 'DEBUG_LOGGING_ON', message: `the service definition enables debug logging (${definition.debugLog ?? '~/.claude/cache-fix-debug.log'})`, remedy: 'Debug logs can hold sensitive context (rule 7); turn it off when done.', commands: ['gwctl proxy service install --force   # without --debug'] });
+    findings.push({ severity: 'warn', cause: 'DEBUG_LOGGING_ON', message: `the service definition enables debug logging (${definition.debugLog ?? '~/.claude/cache-fix-debug.log'})`, remedy: 'Debug logs can hold sensitive context; turn it off when done.', commands: ['gwctl proxy service install --force   # without --debug'] });
   }
   if (health.state === 'degraded') {
     findings.push({ severity: 'fail', cause: 'PROXY_DEGRADED', message: `${health.observed}${health.hint ? `; hint: ${health.hint}` : ''}`, remedy: 'The request-transform chain is incomplete and must not be used: restart the proxy from an external terminal; if it stays degraded start clients directly.', commands: [...restart, 'gwctl start   # goes direct meanwhile'] });
   } else if (health.state !== 'ok') {
     const managed = definition?.exists && supervisorState.service.enabled === 'enabled';
-    findings.push({ severity: managed ? 'fail' : 'warn', cause: 'PROXY_DOWN', message: health.observed, remedy: managed ? 'The service is enabled but not answering: restart it and read its log.' : 'The proxy is not running; clients start directly until it is (rule 2).', commands: restart });
+    findings.push({ severity: managed ? 'fail' : 'warn', cause: 'PROXY_DOWN', message: health.observed, remedy: managed ? 'The service is enabled but not answering: restart it and read its log.' : 'The proxy is not running; clients start directly until it is.', commands: restart });
   }
   if (port.contested) {
     const managed = supervisorState.service.pid;
     const note = managed && port.processes.some((p) => p.pid === managed) ? `; ${managed} is the supervisor's` : '';
-    findings.push({ severity: 'fail', cause: 'PROXY_PORT_CONTESTED', message: `${port.observed}${note}`, remedy: 'Keep one proxy, under the supervisor; stop the unmanaged ones (rule 6), from a terminal outside any client session that uses the proxy (rule 5).', commands: port.processes.filter((p) => p.pid !== managed).map((p) => `kill ${p.pid}   # ${p.command.slice(0, 60)}`) });
+    findings.push({ severity: 'fail', cause: 'PROXY_PORT_CONTESTED', message: `${port.observed}${note}`, remedy: 'Keep one proxy, under the supervisor; stop the unmanaged ones, from a terminal outside any client session that uses the proxy.', commands: port.processes.filter((p) => p.pid !== managed).map((p) => `kill ${p.pid}   # ${p.command.slice(0, 60)}`) });
   }
   const up = upstream.check;
   if (up.status === 'fail' || up.status === 'warn') findings.push({ severity: up.status, cause: up.cause!, message: up.observed, remedy: up.remedy ?? '', commands: up.commands });

@@ -68,7 +68,7 @@ export async function probeRelay(input: RelayProbeInput): Promise<RelayReport> {
   if (sameAddress(root, input.proxyUrl)) {
     checks.push(result('relay.address', 'fail', 'RELAY_CHAT_COMPLETIONS', `${root} is the proxy itself: it would forward to itself`, 'Give the relay\'s own root address.'));
   } else if (/\/v1$/.test(new URL(root).pathname)) {
-    checks.push(result('relay.address', 'fail', 'RELAY_CHAT_COMPLETIONS', `${root} ends with /v1: that is a chat-completions-compatible address; the proxy appends /v1/messages and would request ${root}/v1/messages`, 'Do not enter a chat-completions /v1 address (spec 4.4); give the relay\'s messages root, without /v1.', [`gwctl proxy upstream check ${root.replace(/\/v1$/, '')}`]));
+    checks.push(result('relay.address', 'fail', 'RELAY_CHAT_COMPLETIONS', `${root} ends with /v1: that is a chat-completions-compatible address; the proxy appends /v1/messages and would request ${root}/v1/messages`, 'Do not enter a chat-completions /v1 address; give the relay\'s messages root, without /v1.', [`gwctl proxy upstream check ${root.replace(/\/v1$/, '')}`]));
   } else {
     checks.push(result('relay.address', 'pass', null, `${root}: a root address without /v1; the proxy will request ${endpoint}`));
   }
@@ -105,7 +105,7 @@ export async function probeRelay(input: RelayProbeInput): Promise<RelayReport> {
   if (!input.key) {
     checks.push(result('relay.auth-header', 'skip', null, `no credential to send (${input.keyVar ?? 'no key variable'} is not set); --key-env names the variable`));
   } else if (plain.status === 401 || plain.status === 403) {
-    checks.push(result('relay.auth-header', 'fail', demandsSignature(plain) ? 'RELAY_SIGNATURE_REQUIRED' : 'RELAY_AUTH_REJECTED', `with ${input.header === 'bearer' ? 'Authorization: Bearer' : 'x-api-key'} from ${input.keyVar}: ${shown(plain)}`, 'The proxy forwards the client\'s header unchanged (spec 5.5): the relay must accept it. Check the key, or use the header style the relay reads (--header).'));
+    checks.push(result('relay.auth-header', 'fail', demandsSignature(plain) ? 'RELAY_SIGNATURE_REQUIRED' : 'RELAY_AUTH_REJECTED', `with ${input.header === 'bearer' ? 'Authorization: Bearer' : 'x-api-key'} from ${input.keyVar}: ${shown(plain)}`, 'The proxy forwards the client\'s header unchanged: the relay must accept it. Check the key, or use the header style the relay reads (--header).'));
   } else {
     checks.push(result('relay.auth-header', 'pass', null, `${input.header === 'bearer' ? 'Authorization: Bearer' : 'x-api-key'} from ${input.keyVar} accepted (${plain.status})`));
   }
@@ -117,7 +117,7 @@ export async function probeRelay(input: RelayProbeInput): Promise<RelayReport> {
   } else if (streamed.kind === 'response' && streamed.status >= 400) {
     checks.push(result('relay.sse', plain.kind === 'response' && plain.status === 200 ? 'fail' : 'skip', 'RELAY_NO_SSE', `stream:true → ${shown(streamed)}`, 'A streamed request must be answered with server-sent events.'));
   } else {
-    checks.push(result('relay.sse', 'fail', 'RELAY_NO_SSE', `stream:true → ${shown(streamed)}: not an event stream starting with message_start`, 'The client streams (SSE); a relay that does not is not usable as the upstream (spec 4.4).'));
+    checks.push(result('relay.sse', 'fail', 'RELAY_NO_SSE', `stream:true → ${shown(streamed)}: not an event stream starting with message_start`, 'The client streams (SSE); a relay that does not is not usable as the upstream.'));
   }
 
   // A wrong key must answer 401.
@@ -127,7 +127,7 @@ export async function probeRelay(input: RelayProbeInput): Promise<RelayReport> {
   else if (wrong.kind === 'response' && wrong.status === 403) checks.push(result('relay.wrong-key', 'warn', 'RELAY_UNFAITHFUL_STATUS', `${wrongShown}: 403 where 401 is expected`, 'Clients and gwctl diagnose read 401 as a wrong key; a 403 is reported as a permission problem.'));
   else {
     const why = wrong.kind === 'response' && wrong.status === 200 ? 'the relay answers without checking the client\'s key (it may use its own account)' : 'a wrong key must give 401, not 200 or 5xx';
-    checks.push(result('relay.wrong-key', 'fail', 'RELAY_UNFAITHFUL_STATUS', `${wrongShown}: ${why}`, 'Do not use a relay that does not return 401 for a wrong key: failures would be misread (spec 4.4).'));
+    checks.push(result('relay.wrong-key', 'fail', 'RELAY_UNFAITHFUL_STATUS', `${wrongShown}: ${why}`, 'Do not use a relay that does not return 401 for a wrong key: failures would be misread.'));
   }
 
   // A malformed request must be a 4xx, not 200 or 5xx.
@@ -141,7 +141,7 @@ export async function probeRelay(input: RelayProbeInput): Promise<RelayReport> {
         : result('relay.statuses', 'pass', null, `statuses seen: ${seen.join(', ')}; a malformed request → ${malformed.status}. 429 and 5xx cannot be provoked safely; watch that they pass through unchanged`),
     );
   } else {
-    checks.push(result('relay.statuses', 'fail', 'RELAY_UNFAITHFUL_STATUS', `a malformed request → ${shown(malformed)}: expected a 4xx`, 'A relay that answers client errors with 200 or 5xx hides the cause (spec 4.4: 200/401/429/5xx must come back faithfully).'));
+    checks.push(result('relay.statuses', 'fail', 'RELAY_UNFAITHFUL_STATUS', `a malformed request → ${shown(malformed)}: expected a 4xx`, 'A relay that answers client errors with 200 or 5xx hides the cause (200/401/429/5xx must come back faithfully).'));
   }
 
   // Private signatures.

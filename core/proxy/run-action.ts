@@ -110,7 +110,7 @@ async function runStep(deps: ProxyOperationDeps, plan: ActionPlan, step: Step, o
       if (options.signal?.aborted) return 'aborted';
       if (health.state === 'ok' || !step.required) return undefined;
       if (health.state === 'degraded') return { cause: 'PROXY_DEGRADED', summary: `the proxy came back degraded: ${health.observed}`, remedy: 'An extension failed to load: read the proxy log, restart once more from an external terminal, and start clients directly while it stays degraded.', commands: ['gwctl proxy status', 'gwctl proxy service restart', 'gwctl start'] };
-      return { cause: 'HEALTH_NOT_OK', summary: `no healthy answer within ${deps.healthWaitMs} ms: ${health.observed}`, remedy: 'Read the service log; clients start directly until /health is 200 (rule 2).', commands: plan.supervisor?.kind === 'launchd' ? ['tail -n 50 ~/Library/Logs/cache-fix-proxy.err'] : ['systemctl --user status cache-fix-proxy', 'journalctl --user -u cache-fix-proxy -n 50 --no-pager'] };
+      return { cause: 'HEALTH_NOT_OK', summary: `no healthy answer within ${deps.healthWaitMs} ms: ${health.observed}`, remedy: 'Read the service log; clients start directly until /health is 200.', commands: plan.supervisor?.kind === 'launchd' ? ['tail -n 50 ~/Library/Logs/cache-fix-proxy.err'] : ['systemctl --user status cache-fix-proxy', 'journalctl --user -u cache-fix-proxy -n 50 --no-pager'] };
     }
     case 'remember': {
       if (plan.supervisor) rememberLoaded(deps.env, readDefinition(plan.supervisor.kind, deps.env), deps.now());

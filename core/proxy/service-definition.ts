@@ -1,4 +1,4 @@
-// The installed service definition (spec 2.4) as gwctl needs it: what it captured (upstream, port,
+// The installed service definition as gwctl needs it: what it captured (upstream, port,
 // debug, body-altering options), which program it runs, a fingerprint to tell whether it changed
 // since the supervisor last loaded it, and a timestamped backup before changes.
 import { createHash } from 'node:crypto';
@@ -10,7 +10,7 @@ import { readProxyServiceDefinition } from '../client/proxy-service-definition.t
 import { proxyServiceFiles, proxyServiceStateFile } from '../paths.ts';
 import type { SupervisorKind } from './supervisor.ts';
 
-/** Options that change request bodies (spec 9.3/9.4): enabling them is an advanced change. */
+/** Options that change request bodies: enabling them is an advanced change. */
 export const BODY_ALTERING: ReadonlyArray<{ variable: string; enabled: (value: string) => boolean; label: string }> = [
   { variable: 'CACHE_FIX_THINKING_SANITIZE', enabled: (v) => v === 'v2', label: 'thinking-block sanitize v2' },
   { variable: 'CACHE_FIX_BOOTSTRAP_MODE', enabled: (v) => v === 'block' || v === 'allowlist', label: 'bootstrap-defense block/allowlist' },

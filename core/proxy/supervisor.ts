@@ -1,4 +1,4 @@
-// The user-level supervisor of the proxy service (spec 4.4 rule 8): systemd user units on Linux and
+// The user-level supervisor of the proxy service: systemd user units on Linux and
 // WSL, a launchd agent on macOS. Only command lists and state parsing live here; every command runs
 // through the one CommandRunner, so tests record them and --dry-run prints them.
 import { proxyServiceFiles } from '../paths.ts';

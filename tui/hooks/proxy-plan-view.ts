@@ -1,6 +1,6 @@
 // A planned proxy action (core/proxy/proxy-action-types.ts PlannedChange) as the confirmation shows
 // it: a refusal, or what will change (files written, backed up, removed; the captured environment;
-// the commands in order), then warnings, notes and the spec 9.4 reminder for body-altering changes.
+// the commands in order), then warnings, notes and the regression reminder for body-altering changes.
 import type { PlannedChange } from '../../core/proxy/proxy-action-types.ts';
 import { tildePath } from '../../core/paths.ts';
 

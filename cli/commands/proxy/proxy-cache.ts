@@ -1,5 +1,5 @@
 // gwctl proxy cache [--json]: per session, hit rate, cache read and creation tokens, TTL tier and
-// when observed, each its own measure; not the bill, and no saving promised (spec 9).
+// when observed, each its own measure; not the bill, and no saving promised.
 import type { CommandModule } from 'yargs';
 import { readCacheReport } from '../../../core/proxy/cache-report.ts';
 import { EXIT, type CliContext } from '../../cli-context.ts';

@@ -17,12 +17,12 @@ export function proxyPackageCommand(ctx: CliContext, deps: ProxyCliDeps, action:
     describe:
       action === 'install'
         ? 'npm install -g the proxy pinned to 4.2.1 (package: registry name or .tgz; default the proxy.package setting), then verify the version'
-        : 'Install 4.2.1 again, restart at supervisor level, check /health (refused inside a client session, rule 5)',
+        : 'Install 4.2.1 again, restart at supervisor level, check /health (refused inside a client session)',
     builder: (y) => {
       let b = withProxySettings(y)
         .positional('package', { type: 'string', describe: 'A registry name (optionally @4.2.1) or a .tgz path; overrides proxy.package' })
         .options(actionOptions);
-      if (action === 'upgrade') b = b.option('regress', { type: 'boolean', default: false, describe: 'Run the spec 9.4 regression step (short session + resume run) before and after' });
+      if (action === 'upgrade') b = b.option('regress', { type: 'boolean', default: false, describe: 'Run the regression step (short session + resume run) before and after' });
       return b.check((raw) => checkMs('wait', (raw as unknown as Args).wait)) as never;
     },
     handler: (args) => runProxyAction(ctx, deps, args as unknown as Args & Record<string, unknown>, action, { package: args.package, regress: Boolean(args.regress) }),

@@ -1,5 +1,5 @@
 // gwctl proxy service install [--force] [--debug --confirm-debug] | enable | restart | uninstall:
-// the service definition and the user supervisor (systemd user units / launchd agent, rule 8).
+// the service definition and the user supervisor (systemd user units / launchd agent).
 import type { CommandModule } from 'yargs';
 import type { ProxyAction } from '../../../core/proxy/proxy-action-types.ts';
 import type { CliContext } from '../../cli-context.ts';
@@ -29,10 +29,10 @@ function sub(ctx: CliContext, deps: ProxyCliDeps, name: 'install' | 'enable' | '
       if (name === 'install') {
         b = b
           .option('force', { type: 'boolean', default: false, describe: 'Regenerate an existing definition (backed up first) and restart the service' })
-          .option('debug', { type: 'boolean', default: false, describe: 'Capture CACHE_FIX_DEBUG=1 (needs --confirm-debug, rule 7)' })
+          .option('debug', { type: 'boolean', default: false, describe: 'Capture CACHE_FIX_DEBUG=1 (needs --confirm-debug)' })
           .option('confirm-debug', { type: 'boolean', default: false, describe: 'Confirm that debug logs may record sensitive context (header values, session ids)' });
       }
-      if (name === 'install' || name === 'restart') b = b.option('regress', { type: 'boolean', default: false, describe: 'Run the spec 9.4 regression step before and after a body-altering change' });
+      if (name === 'install' || name === 'restart') b = b.option('regress', { type: 'boolean', default: false, describe: 'Run the regression step before and after a body-altering change' });
       return b.check((raw) => checkMs('wait', (raw as unknown as Args).wait)) as never;
     },
     handler: (args) =>

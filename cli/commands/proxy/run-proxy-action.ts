@@ -1,4 +1,4 @@
-// The shared handler of every changing proxy command: print the plan (with the spec 9.4 reminder),
+// The shared handler of every changing proxy command: print the plan (with the regression reminder),
 // run it with output streamed (stderr under --json), print the outcome, set the exit code.
 import type { ProxyAction, ProxyActionOptions } from '../../../core/proxy/proxy-action-types.ts';
 import type { CliContext } from '../../cli-context.ts';

@@ -1,4 +1,4 @@
-// verify: GET the model list with `Authorization: Bearer` (spec 4.1, 5.8) and classify the answer.
+// verify: GET the model list with `Authorization: Bearer` and classify the answer.
 import { fetchModels } from '../../client/gateway-client.ts';
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';

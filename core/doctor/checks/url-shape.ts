@@ -1,4 +1,4 @@
-// verify: /v1 doubled or missing for the route (spec 4.2, 4.3): chat-completions and image base URLs
+// verify: /v1 doubled or missing for the route: chat-completions and image base URLs
 // end with /v1 once; a messages client's base address has none.
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';

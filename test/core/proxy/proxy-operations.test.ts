@@ -230,7 +230,7 @@ describe('rule 5: refused inside a client session that talks through the proxy p
       assert.equal(done.ok, false);
       assert.equal(done.cause, 'IN_CLIENT_SESSION');
       assert.equal(done.exitCode, 1);
-      assert.match(done.summary, /MSGAPI_BASE_URL=http:\/\/127\.0\.0\.1:\d+ in this environment.*rule 5/);
+      assert.match(done.summary, /MSGAPI_BASE_URL=http:\/\/127\.0\.0\.1:\d+ in this environment.*cut off the session's own requests/);
       assert.match(done.remedy!, /external terminal/);
       assert.deepEqual(m.runner.calls, [], 'nothing was run');
     });
@@ -269,7 +269,7 @@ describe('service', () => {
     const refused = await m.ops().run('service-install', { debug: true });
     assert.equal(refused.cause, 'DEBUG_NOT_CONFIRMED');
     assert.equal(refused.exitCode, 2);
-    assert.match(refused.summary, /header values .* redacted.*rule 7/);
+    assert.match(refused.summary, /header values .* redacted.*confirming that this context may be logged/);
     const done = await m.ops().run('service-install', { debug: true, confirmDebug: true });
     assert.equal(done.ok, true, done.summary);
     assert.equal(m.runner.calls.find((c) => c.args[0] === 'install-service')!.env.CACHE_FIX_DEBUG, '1');
