@@ -1,5 +1,5 @@
 // Text rendering of proxy actions: the plan before running (commands, backups, environment, the
-// spec 9.4 reminder), and the outcome after (steps, backups, health, cause and remedy).
+// regression reminder), and the outcome after (steps, backups, health, cause and remedy).
 import { tildePath } from '../../core/paths.ts';
 import type { OperationResult, PlannedChange } from '../../core/proxy/proxy-action-types.ts';
 

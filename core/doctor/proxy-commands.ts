@@ -1,5 +1,5 @@
-// Runnable commands to restart or reconfigure the local proxy, for the way it is installed
-// (spec 4.4 rules 4, 5 and 8). Remedies say to run them outside any client session using the proxy.
+// Runnable commands to restart or reconfigure the local proxy, for the way it is installed.
+// Remedies say to run them outside any client session using the proxy.
 
 export type ProxyInstall = 'systemd' | 'launchd' | 'foreground';
 

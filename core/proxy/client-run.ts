@@ -1,5 +1,5 @@
 // One non-interactive client run through the proxy (acceptance layer claude_routed, the regression
-// step of spec 9.4): the client from the profile, its base address set to the proxy, exactly one
+// step): the client from the profile, its base address set to the proxy, exactly one
 // credential variable, the model gwctl start would give it, a short prompt asking for a one-word reply.
 import { serviceAddress } from '../config/service-address.ts';
 import { findCredential } from '../launch/client-credential.ts';

@@ -43,7 +43,7 @@ export function detectClientSession(env: NodeJS.ProcessEnv, baseUrlVar: string, 
   return { inSession: false, observed: `no base-address variable points at the proxy port ${port}` };
 }
 
-/** The refusal text of rule 5, for every action that would upgrade, restart or stop the proxy. */
+/** The refusal inside a client session, for every action that would upgrade, restart or stop the proxy. */
 export function sessionRefusal(finding: SessionFinding, what: string, command: string): { message: string; remedy: string; commands: string[] } {
   return {
     message: `Refusing to ${what}: ${finding.observed}. Restarting or replacing the proxy would cut off the session's own requests mid-conversation.`,

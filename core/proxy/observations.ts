@@ -1,4 +1,4 @@
-// What the proxy leaves behind when traffic passes (spec 2.5, acceptance layers 2 and 3): the
+// What the proxy leaves behind when traffic passes (acceptance layers 2 and 3): the
 // quota-status files, the debug log when debug is on, the launchd logs on macOS. A snapshot before a
 // session and a comparison after it tells which appeared or were updated by that session.
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// What an action would do, before anything is done: refusals (rule 5, version pin, rule 7, a missing
+// What an action would do, before anything is done: refusals (inside a client session, version pin, unconfirmed debug, a missing
 // definition), the commands in order, backups, the install-service environment by auth path, and
 // the regression reminder for changes that alter request bodies. run-action.ts carries a plan out.
 import { serviceAddress } from '../config/service-address.ts';

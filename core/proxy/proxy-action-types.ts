@@ -19,7 +19,7 @@ export interface ProxyActionOptions {
   dryRun?: boolean;
   /** install/upgrade: a package spec overriding the proxy.package setting (still pinned to 4.2.1). */
   package?: string;
-  /** upgrade/service-restart: run the regression step of spec 9.4 (short session + resume) before and after. */
+  /** upgrade/service-restart: run the regression step (short session + resume) before and after. */
   regress?: boolean;
   onOutput?: (line: string) => void;
   signal?: AbortSignal;
@@ -36,7 +36,7 @@ export interface Refusal {
 
 export interface BodyAlteringNotice {
   reasons: string[];
-  /** The spec 9.4 reminder: a short session and a resume run, before and after. */
+  /** The regression reminder: a short session and a resume run, before and after. */
   reminder: string;
   commands: string[];
 }

@@ -1,4 +1,4 @@
-// The regression step of spec 9.4 around a change that alters request bodies: a short session and a
+// The regression step around a change that alters request bodies: a short session and a
 // resume run through the proxy, once before and once after.
 import { runClient } from './client-run.ts';
 import type { ProxyOperationDeps } from './operation-deps.ts';

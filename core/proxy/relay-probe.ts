@@ -1,4 +1,4 @@
-// `gwctl proxy upstream check <url>`: before another relay becomes the proxy's upstream (spec 4.4
+// `gwctl proxy upstream check <url>`: before another relay becomes the proxy's upstream
 // upstream table, last row), probe it with short requests: /v1/messages exists (and the address is
 // not a chat-completions /v1 one), SSE streaming works, the client's authentication header is
 // accepted, no private signature is demanded, and statuses come back faithfully (a wrong key 401).

@@ -1,4 +1,4 @@
-// Acceptance: the three layers of spec 4.4 (proxy_running, claude_routed, cache_observed) through
+// Acceptance: the three layers of proxy acceptance (proxy_running, claude_routed, cache_observed) through
 // the proxy operations, with the layer now running and, at the end, each layer's result and
 // evidence. It can be cancelled (the client session of claude_routed can take a while).
 import { useCallback, useEffect, useRef, useState } from 'react';

@@ -23,7 +23,7 @@ export const PROXY_ACTIONS: ReadonlyArray<{ action: ProxyAction; label: string; 
 export interface ActionOptions {
   force: boolean;
   debug: boolean;
-  /** The spec 9.4 regression run (short session + resume) before and after the change. */
+  /** The regression run (short session + resume) before and after the change. */
   regress: boolean;
 }
 

@@ -1,4 +1,4 @@
-// Acceptance: the three proxy layers of spec 4.4 (proxy_running, claude_routed, cache_observed),
+// Acceptance: the three proxy acceptance layers (proxy_running, claude_routed, cache_observed),
 // each with a spinner while it runs, then its result, cause code, remedy and evidence.
 /** @jsxRuntime automatic @jsxImportSource react */
 import { Box, Text } from 'ink';

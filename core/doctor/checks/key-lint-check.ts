@@ -1,4 +1,4 @@
-// verify: spec 5.1 lints on the key value before it is sent.
+// verify: lints on the key value before it is sent.
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
 import { keyFormatOutcome } from '../key-format-outcome.ts';

@@ -1,4 +1,4 @@
-// verify: the key variable is set (keys come from the environment, spec 5.6).
+// verify: the key variable is set (keys come from the environment).
 import { maskCredential } from '../mask-credential.ts';
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
