@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Entry point for `gwctl`: runs the build in dist/ (made by `npm run build`, which `npm ci` runs).
-// Source maps are switched on before the bundle loads, so stack traces name the TypeScript lines.
-process.setSourceMapsEnabled(true);
+// Stack traces are mapped back to the TypeScript lines when they are formatted (lazy-source-maps.js).
+import './lazy-source-maps.js';
+
 try {
   await import('../dist/gwctl.js');
 } catch (error) {
