@@ -1,6 +1,6 @@
 // Budget building blocks: UTC periods and their resets, parsing what people type, the in-memory
 // counter, and the Redis counter shared by instances (two counters on one Redis see one total;
-// the counter expires when its period ends).
+// the counter expires when its period ends; with Redis away, counting goes on in memory).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RedisBudgetCounter } from '../../server/cluster/redis-budget-counter.ts';
@@ -55,6 +55,7 @@ test('quota guard: refused at exactly the budget, with the seconds until the res
 
 describe('Redis counters', () => {
   let redis: RedisProcess;
+  let redisStopped = false;
   const clusters: RedisCluster[] = [];
 
   before(async () => {
@@ -64,7 +65,8 @@ describe('Redis counters', () => {
 
   after(async () => {
     for (const cluster of clusters) await cluster.close();
-    await redis?.stop();
+    // A second stop would wait for an exit that already happened.
+    if (!redisStopped) await redis?.stop();
   });
 
   test('two instances charge one shared budget; the counter expires after its period', async () => {
@@ -87,5 +89,18 @@ describe('Redis counters', () => {
     const refused = await limiter.take('own', 1);
     assert.equal(refused.allowed, false);
     assert.equal(refused.limit, 1);
+  });
+
+  // Last: it stops this suite's Redis.
+  test('Redis away: budgets are counted in the instance\'s memory until it is back, never refused for that', async () => {
+    const counter = new RedisBudgetCounter(clusters[1]!);
+    const now = Date.now();
+    const holder = { subject: 'key:offline', label: 'This API key', budgets: { ...NO_BUDGETS, requestsDay: 1 } };
+    await redis.stop();
+    redisStopped = true;
+    await checkBudgets(counter, [holder], now);
+    await chargeBudgets(counter, [holder], 5, now);
+    assert.ok(counter.fallbacks > 0);
+    await assert.rejects(checkBudgets(counter, [holder], now), /daily budget of 1 requests/, 'the local count still enforces the budget');
   });
 });
