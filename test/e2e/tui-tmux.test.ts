@@ -103,7 +103,8 @@ test('open, verify, diagnose, start the client and come back, quit', async () =>
   const home = await until('the home screen to fill in', 'gwctl › Home', /verified: \d+ models?/, 'proxy → http://127.0.0.1:', '1 Verify key', '8 Quit');
   assert.match(home, new RegExp(`Key +MSGAPI_AUTH_TOKEN sk-…${key.slice(-4)}`));
   assert.match(home, /Base URL +http:\/\/127\.0\.0\.1:\d+ \(env GWCTL_BASE_URL\)/);
-  assert.match(home, /Proxy +✔ ok/);
+  // A loaded machine may make the proxy slow to answer: shown as a warning, still ok (not down).
+  assert.match(home, /Proxy +(✔ ok|\S+ ok, but slow to answer \/health)/);
   const colours = /\u001b\[(?:[0-9;]*;)?(?:3[0-7]|38|4[0-7]|48|9[0-7]|10[0-7])(?:;[0-9;]*)?m/;
   assert.doesNotMatch(screen(true), colours, 'NO_COLOR: no colour escapes on the screen');
 
