@@ -9,6 +9,7 @@ import { SettingError } from '../config/setting-error.ts';
 import { outcome } from '../doctor/check-result.ts';
 import { DIAGNOSE_STATUSES } from '../doctor/diagnose-checks.ts';
 import { runDiagnosis, type DiagnosisReport } from '../doctor/run-diagnosis.ts';
+import { GENERIC_CAUSE_BY_STATUS } from '../doctor/status-causes.ts';
 import { quotaStatusDir, tildePath } from '../paths.ts';
 import { proxyRouteEnv, runClient } from './client-run.ts';
 import { undiciPost } from './http-post.ts';
@@ -23,19 +24,6 @@ export interface AcceptanceOptions {
   signal?: AbortSignal;
 }
 
-const GENERIC: Record<number, AnyCauseCode> = {
-  400: 'REQUEST_REJECTED',
-  401: 'KEY_REJECTED',
-  403: 'AUTH_FORBIDDEN',
-  404: 'URL_NOT_FOUND',
-  413: 'REQUEST_TOO_LARGE',
-  429: 'RATE_LIMITED',
-  500: 'UPSTREAM_FAULT',
-  502: 'UPSTREAM_FAULT',
-  503: 'UPSTREAM_FAULT',
-  504: 'UPSTREAM_FAULT',
-  529: 'UPSTREAM_OVERLOADED',
-};
 
 async function diagnose(deps: ProxyOperationDeps, status: number | undefined): Promise<DiagnosisReport | null> {
   const platform = servicePlatform(deps.env, deps.platform) === 'darwin' ? 'darwin' : 'linux';
@@ -126,7 +114,7 @@ export async function runAcceptance(deps: ProxyOperationDeps, options: Acceptanc
       push('claude_routed', fail('CLIENT_FAILED', run.observed, 'Install the client, or name it.', [`gwctl config set client.command /path/to/${profile.command}`]), evidence, null);
     } else if (!run.ok) {
       const diagnosis = run.aborted ? null : await diagnose(deps, run.status);
-      const cause: AnyCauseCode = (run.status !== undefined ? GENERIC[run.status] : undefined) ?? 'CLIENT_FAILED';
+      const cause: AnyCauseCode = (run.status !== undefined ? GENERIC_CAUSE_BY_STATUS[run.status] : undefined) ?? 'CLIENT_FAILED';
       const own = fail(cause, run.observed, `The short request through the proxy did not get a normal reply; follow the diagnosis: \`gwctl diagnose${run.status ? ` --status ${run.status}` : ''}\`.`, [`gwctl diagnose${run.status ? ` --status ${run.status}` : ''}`]);
       push('claude_routed', explained(own, diagnosis), evidence, diagnosis);
     } else {

@@ -4,21 +4,9 @@ import { CAUSE_CODES } from '../cause-codes.ts';
 import { outcome } from '../check-result.ts';
 import type { Check, CheckResult } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
+import { GENERIC_CAUSE_BY_STATUS } from '../status-causes.ts';
 import { statusRows } from '../status-row.ts';
 
-const GENERIC = {
-  400: 'REQUEST_REJECTED',
-  401: 'KEY_REJECTED',
-  403: 'AUTH_FORBIDDEN',
-  404: 'URL_NOT_FOUND',
-  413: 'REQUEST_TOO_LARGE',
-  429: 'RATE_LIMITED',
-  500: 'UPSTREAM_FAULT',
-  502: 'UPSTREAM_FAULT',
-  503: 'UPSTREAM_FAULT',
-  504: 'UPSTREAM_FAULT',
-  529: 'UPSTREAM_OVERLOADED',
-} as const;
 const CLASS = {
   400: 'request refused',
   401: 'authentication',
@@ -54,7 +42,7 @@ export const statusClassify: Check<DiagnoseContext> = {
     if (found) {
       return outcome.fail(found.cause!, `${status} (${kind}); error table: ${table}. Explained by ${found.id}: ${CAUSE_CODES[found.cause!]}`, found.remedy ?? rows[0]!.remedy, found.commands);
     }
-    const generic = GENERIC[status as keyof typeof GENERIC] ?? 'UPSTREAM_FAULT';
+    const generic = GENERIC_CAUSE_BY_STATUS[status] ?? 'UPSTREAM_FAULT';
     return outcome.warn(generic, `${status} (${kind}); error table: ${table}. No check explains it`, rows.map((r) => r.remedy).join('; '), [...new Set(rows.flatMap((r) => r.commands))]);
   },
 };
