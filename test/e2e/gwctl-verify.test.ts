@@ -106,6 +106,12 @@ test('URL_DOUBLE_V1, URL_MISSING_V1, URL_NOT_FOUND', async () => {
   // The gateway's own 404 names its base address: the remedy comes from it, never from the wrong input.
   assert.ok(wrongPath.json.checks[3].remedy.includes(`Use ${gateway.textUrl} as a messages client's base address`), wrongPath.json.checks[3].remedy);
   assert.deepEqual(wrongPath.json.checks[3].commands, [`gwctl verify --base-url ${gateway.textUrl}`, `gwctl config set baseUrl ${gateway.textUrl}`]);
+  // A chat client under a wrong path: no check suggests an address built from that path.
+  const { key: third } = await newKey();
+  const chatWrongPath = await verify(['--type', 'chat', '--base-url', `${gateway.textUrl}/api`], third);
+  for (const check of chatWrongPath.json.checks as Array<{ remedy?: string; commands?: string[] }>) {
+    assert.ok(!`${check.remedy ?? ''} ${(check.commands ?? []).join(' ')}`.includes(`${gateway.textUrl}/api/v1`), JSON.stringify(check));
+  }
 });
 
 test('URL_UNREACHABLE and TLS_ERROR', async () => {
