@@ -23,6 +23,16 @@ export function hourBucket(at: Date): string {
 
 const HOUR_MS = 3_600_000;
 
+/** What every usage bucket counts (per key and model, and per client session). */
+type Counts = Pick<UsageDelta, 'requests' | 'inputTokens' | 'outputTokens' | 'errors'>;
+
+function addCounts(into: Counts, from: Counts): void {
+  into.requests += from.requests;
+  into.inputTokens += from.inputTokens;
+  into.outputTokens += from.outputTokens;
+  into.errors += from.errors;
+}
+
 export class UsageMeter {
   private pending = new Map<string, UsageDelta>();
   private pendingSessions = new Map<string, SessionUsageDelta>();
@@ -53,32 +63,25 @@ export class UsageMeter {
       delta = { hour, userId: event.userId, keyId: event.keyId, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, errorsByStatus: {} };
       this.pending.set(id, delta);
     }
-    delta.requests += 1;
-    delta.inputTokens += Math.max(0, Math.round(event.inputTokens) || 0);
-    delta.outputTokens += Math.max(0, Math.round(event.outputTokens) || 0);
-    if (event.status >= 400) {
-      delta.errors += 1;
-      delta.errorsByStatus[event.status] = (delta.errorsByStatus[event.status] ?? 0) + 1;
-    }
+    const counts = { requests: 1, inputTokens: Math.max(0, Math.round(event.inputTokens) || 0), outputTokens: Math.max(0, Math.round(event.outputTokens) || 0), errors: event.status >= 400 ? 1 : 0 };
+    addCounts(delta, counts);
+    if (event.status >= 400) delta.errorsByStatus[event.status] = (delta.errorsByStatus[event.status] ?? 0) + 1;
     if (event.outcome) {
       delta.outcomes ??= {};
       delta.outcomes[event.outcome] = (delta.outcomes[event.outcome] ?? 0) + 1;
     }
     if (event.keyId) this.lastUsed.set(event.keyId, at);
-    if (event.sessionId) this.recordSession(hour, event);
+    if (event.sessionId) this.recordSession(hour, event, counts);
   }
 
-  private recordSession(hour: string, event: UsageEvent): void {
+  private recordSession(hour: string, event: UsageEvent, counts: Counts): void {
     const id = `${hour}\u0000${event.userId}\u0000${event.keyId}\u0000${event.sessionId}\u0000${event.model}`;
     let delta = this.pendingSessions.get(id);
     if (!delta) {
       delta = { hour, userId: event.userId, keyId: event.keyId, sessionId: event.sessionId!, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 };
       this.pendingSessions.set(id, delta);
     }
-    delta.requests += 1;
-    delta.inputTokens += Math.max(0, Math.round(event.inputTokens) || 0);
-    delta.outputTokens += Math.max(0, Math.round(event.outputTokens) || 0);
-    if (event.status >= 400) delta.errors += 1;
+    addCounts(delta, counts);
   }
 
   private hourLabel(at: number): string {
@@ -129,10 +132,7 @@ export class UsageMeter {
       this.pendingSessions.set(id, delta);
       return;
     }
-    current.requests += delta.requests;
-    current.inputTokens += delta.inputTokens;
-    current.outputTokens += delta.outputTokens;
-    current.errors += delta.errors;
+    addCounts(current, delta);
   }
 
   private mergeBack(id: string, delta: UsageDelta): void {
@@ -141,10 +141,7 @@ export class UsageMeter {
       this.pending.set(id, delta);
       return;
     }
-    current.requests += delta.requests;
-    current.inputTokens += delta.inputTokens;
-    current.outputTokens += delta.outputTokens;
-    current.errors += delta.errors;
+    addCounts(current, delta);
     for (const [status, count] of Object.entries(delta.errorsByStatus)) {
       current.errorsByStatus[Number(status)] = (current.errorsByStatus[Number(status)] ?? 0) + count;
     }
