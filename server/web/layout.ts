@@ -13,6 +13,8 @@ export interface PageOptions {
   csrfToken?: string;
   body: SafeHtml;
   scripts?: string[];
+  /** Page-specific stylesheets, after app.css. */
+  styles?: string[];
   /** For pages that must not show a compact layout (login). */
   bare?: boolean;
 }
@@ -49,6 +51,7 @@ export function layout(page: PageOptions): string {
 <meta name="csrf-token" content="${page.csrfToken ?? ''}">
 <title>${page.title} · gwctl</title>
 <link rel="stylesheet" href="/assets/app.css">
+${(page.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}
 </head>
 <body class="${page.bare ? 'bare' : ''}">
 ${header}
