@@ -11,6 +11,7 @@ import type { RateLimit } from './limits/rate-limiter.ts';
 import type { ModelRouter } from './providers/model-router.ts';
 import type { Store } from './store/store.ts';
 import type { UsageMeter } from './usage/usage-meter.ts';
+import type { RequestLog } from './usage/request-log.ts';
 
 export interface GatewaySettings {
   /** {base_url} as clients should write it (no trailing slash). */
@@ -35,6 +36,8 @@ export interface GatewayDeps {
   /** Token and request budgets of keys (in memory, or shared through Redis). */
   budgets: BudgetCounter;
   usage: UsageMeter;
+  /** Per-request entries for the owner's request log, buffered and written in batches; absent = off. */
+  requestLog?: RequestLog;
   settings: GatewaySettings;
   lifecycle?: Lifecycle;
   /** Prometheus metrics; absent in tests that do not look at them. */

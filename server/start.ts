@@ -18,6 +18,7 @@ import { BodyBudget } from './limits/body-budget.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_INFLIGHT_BODY_BYTES, DEFAULT_RATE_LIMIT_RPM, type ServeOptions } from './serve-options.ts';
 import { Store } from './store/store.ts';
 import { UsageMeter } from './usage/usage-meter.ts';
+import { RequestLog } from './usage/request-log.ts';
 
 export interface RunningGateway {
   textUrl: string;
@@ -55,6 +56,8 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   );
   const usage = new UsageMeter(store.usage);
   usage.start(options.usageFlushMs);
+  const requestLog = new RequestLog(store.requestLog);
+  requestLog.start(options.usageFlushMs);
 
   const settings = {
     publicUrl: '',
@@ -76,6 +79,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     rateLimiter: shared.rateLimiter,
     budgets: shared.budgets,
     usage,
+    requestLog,
     settings,
     logger,
   };
@@ -97,6 +101,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   } catch (error) {
     await Promise.allSettled([text.close(), image.close()]);
     await usage.stop();
+    await requestLog.stop().catch(() => undefined);
     await shared.close();
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -136,6 +141,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
       clearInterval(sweeper);
       clearTimeout(timer);
       await usage.stop().catch((error) => logger?.error({ err: error }, 'usage flush failed at shutdown'));
+      await requestLog.stop().catch((error) => logger?.error({ err: error }, 'request log flush failed at shutdown'));
       await router.close();
       await shared.close();
       await store.close();

@@ -32,7 +32,7 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
       deps.bodyBudget?.release(bodyBytes);
       if (!reply.raw.writableFinished && request.gateway.reachedProvider) {
         request.gateway.outcome ??= deps.lifecycle?.draining ? 'shutdown_cut' : 'client_aborted';
-        recordUsageOnce(deps, request, request.gateway.outcomeStatus ?? reply.statusCode);
+        recordUsageOnce(deps, request, request.gateway.outcomeStatus ?? reply.statusCode, reply.elapsedTime);
         observeRequest(deps, request, reply);
       }
       deps.lifecycle?.end();
@@ -67,7 +67,7 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    recordUsageOnce(deps, request, reply.statusCode);
+    recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
     observeRequest(deps, request, reply);
   });
 
@@ -107,7 +107,7 @@ function declaredBodyBytes(request: FastifyRequest, limit: number): number {
   return request.headers['transfer-encoding'] ? limit : 0;
 }
 
-export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, status: number): void {
+export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, status: number, elapsedMs: number): void {
   const state = request.gateway;
   if (!state?.auth || state.usageRecorded) return;
   state.usageRecorded = true;
@@ -121,7 +121,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, stat
     const relayed = tokensFromChars(state.generatedChars ?? 0);
     if (outputTokens === 0 || state.outcome !== undefined) outputTokens = Math.max(outputTokens, relayed);
   }
-  deps.usage.record({
+  const event = {
     userId: state.auth.userId,
     keyId: state.auth.keyId,
     model: state.model ?? '(none)',
@@ -130,7 +130,10 @@ export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, stat
     outputTokens,
     sessionId: clientSessionId(request.headers),
     outcome: state.outcome,
-  });
+  };
+  deps.usage.record(event);
+  // The owner's request log: one object pushed onto an in-memory buffer, written in batches.
+  deps.requestLog?.push({ ...event, at: Date.now(), latencyMs: elapsedMs });
   // Budgets count what reached a provider, like usage; a refusal costs nothing.
   if (state.reachedProvider) {
     chargeBudgets(deps.budgets, budgetHolders(state.auth), inputTokens + outputTokens, (deps.now ?? Date.now)()).catch((error: Error) =>

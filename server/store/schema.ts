@@ -124,6 +124,21 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+/** One API request made with a key; never body content. */
+export interface RequestLogTable {
+  id: string;
+  at: string;
+  user_id: string;
+  key_id: string;
+  model: string;
+  status: number;
+  input_tokens: number | string;
+  output_tokens: number | string;
+  latency_ms: number;
+  session_id: string | null;
+  outcome: string | null;
+}
+
 export interface Database {
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;
@@ -136,5 +151,6 @@ export interface Database {
   usage_errors: UsageErrorsTable;
   usage_sessions: UsageSessionsTable;
   usage_outcomes: UsageOutcomesTable;
+  request_log: RequestLogTable;
   schema_probe: { id: Generated<number> };
 }

@@ -4,6 +4,7 @@ import { ConversationsRepo } from './conversations-repo.ts';
 import { AuditRepo } from './audit-repo.ts';
 import { KeysRepo } from './keys-repo.ts';
 import { OperatorTokensRepo } from './operator-tokens-repo.ts';
+import { RequestLogRepo } from './request-log-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
 import { UsageRepo } from './usage-repo.ts';
 import { UsersRepo } from './users-repo.ts';
@@ -16,6 +17,7 @@ export class Store {
   readonly conversations: ConversationsRepo;
   readonly operatorTokens: OperatorTokensRepo;
   readonly audit: AuditRepo;
+  readonly requestLog: RequestLogRepo;
 
   constructor(readonly database: OpenedDatabase) {
     this.users = new UsersRepo(database.db, database.notifyRevocation);
@@ -25,6 +27,7 @@ export class Store {
     this.conversations = new ConversationsRepo(database.db);
     this.operatorTokens = new OperatorTokensRepo(database.db);
     this.audit = new AuditRepo(database.db);
+    this.requestLog = new RequestLogRepo(database.db);
   }
 
   static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {

@@ -8,6 +8,7 @@ import * as keyLimits from './0005-key-limits.ts';
 import * as userLimits from './0006-user-limits.ts';
 import * as operatorTokens from './0007-operator-tokens.ts';
 import * as auditLog from './0008-audit-log.ts';
+import * as requestLog from './0009-request-log.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-user-limits': userLimits,
   '0007-operator-tokens': operatorTokens,
   '0008-audit-log': auditLog,
+  '0009-request-log': requestLog,
 };
 
 export const migrationProvider: MigrationProvider = {
