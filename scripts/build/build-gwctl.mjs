@@ -10,7 +10,7 @@
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { sourceUrlPlugin } from './source-url-plugin.mjs';
 import { writeOutputs } from './write-outputs.mjs';
 
@@ -84,5 +84,7 @@ export async function buildGwctl(root) {
   if (undeclared.size > 0) {
     throw new Error(`the build imports packages that are not in "dependencies" (an installed gwctl would not find them): ${[...undeclared].join(', ')}`);
   }
-  return { ...writeOutputs(outdir, result.outputFiles), metafile: result.metafile };
+  // dist/web/ holds the browser bundles (build-web.mjs), not made here.
+  const web = join(outdir, 'web') + sep;
+  return { ...writeOutputs(outdir, result.outputFiles, { keep: (path) => path.startsWith(web) }), metafile: result.metafile };
 }

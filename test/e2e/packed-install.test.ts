@@ -80,7 +80,7 @@ after(() => {
 
 test('the gwctl tarball carries the build, the proxy 4.2.1 tarball, the web assets and the deploy files; no sources', () => {
   const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-  for (const file of ['bin/gwctl.js', 'dist/gwctl.js', 'dist/gwctl.js.map', 'proxy/dist/cache-fix-proxy-4.2.1.tgz', 'server/web/assets/app.css', 'server/deploy/gwctl.env', 'package.json']) {
+  for (const file of ['bin/gwctl.js', 'dist/gwctl.js', 'dist/gwctl.js.map', 'proxy/dist/cache-fix-proxy-4.2.1.tgz', 'server/web/assets/app.css', 'dist/web/chat.js', 'dist/web/chat.js.map', 'server/deploy/gwctl.env', 'package.json']) {
     assert.ok(files.includes(file), `${file} is missing from the tarball: ${files.join(', ')}`);
   }
   assert.deepEqual(files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')), []);
@@ -119,6 +119,10 @@ test('the installed gwctl serves on the embedded default, makes a key, and verif
   const assets = await fetch(`${textUrl}/assets/app.css`);
   assert.equal(assets.status, 200, 'the web assets travel in the package');
   await assets.arrayBuffer();
+  const script = await fetch(`${textUrl}/assets/js/chat.js`);
+  assert.equal(script.status, 200, 'the bundled browser code travels in the package');
+  assert.match(script.headers.get('content-type') ?? '', /javascript/);
+  await script.arrayBuffer();
 
   const created = run(gwctlBin(), ['admin', 'key', 'create', '--user', 'admin', '--json']);
   assert.equal(created.code, 0, created.err);

@@ -1,4 +1,4 @@
-// /apps/chat: the page shell; chat.js does the work in the browser.
+// /apps/chat: the page shell; client/chat-entry.ts (/assets/js/chat.js) works in the browser.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { html } from '../html.ts';
@@ -35,6 +35,6 @@ export function registerChatPage(app: FastifyInstance, deps: GatewayDeps): void 
     </div>`;
     return reply
       .type('text/html; charset=utf-8')
-      .send(layout({ title: 'Chat', active: 'chat', user: request.webUser, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/chat.js'] }));
+      .send(layout({ title: 'Chat', active: 'chat', user: request.webUser, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/js/chat.js'] }));
   });
 }

@@ -1,22 +1,33 @@
 // Chat app: model picker, streamed answers rendered as they arrive, stop, new conversation,
 // and the per-user history kept on the server.
-import { api, element, errorMessage } from './common.js';
-import { renderMarkdown } from './markdown.js';
-import { readEvents } from './sse-reader.js';
+import { api, errorMessage } from './api.ts';
+import { byId, element } from './dom.ts';
+import { renderMarkdown } from './markdown.ts';
+import { readJsonEvents } from './sse-events.ts';
 
-const list = document.getElementById('conversation-list');
-const messages = document.getElementById('messages');
-const form = document.getElementById('chat-form');
-const prompt = document.getElementById('prompt');
-const model = document.getElementById('model');
-const send = document.getElementById('send');
-const stop = document.getElementById('stop');
-const status = document.getElementById('chat-status');
+const list = byId<HTMLUListElement>('conversation-list');
+const messages = byId('messages');
+const form = byId<HTMLFormElement>('chat-form');
+const prompt = byId<HTMLTextAreaElement>('prompt');
+const model = byId<HTMLSelectElement>('model');
+const send = byId<HTMLButtonElement>('send');
+const stop = byId<HTMLButtonElement>('stop');
+const status = byId('chat-status');
 
-let conversationId = null;
-let running = null;
+interface ConversationSummary {
+  id: string;
+  title: string;
+}
+interface StoredMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  stopped: boolean;
+}
 
-function addMessage(role, text, stopped = false) {
+let conversationId: string | null = null;
+let running: AbortController | null = null;
+
+function addMessage(role: string, text: string, stopped = false): HTMLElement {
   const node = element('div', { class: `msg ${role}` });
   setContent(node, role, text, stopped);
   messages.append(node);
@@ -24,33 +35,33 @@ function addMessage(role, text, stopped = false) {
   return node;
 }
 
-function setContent(node, role, text, stopped) {
+function setContent(node: HTMLElement, role: string, text: string, stopped: boolean): void {
   if (role === 'assistant') node.innerHTML = renderMarkdown(text);
   else node.textContent = text;
   if (stopped) node.append(element('div', { class: 'stopped', text: '(stopped)' }));
 }
 
-async function loadConversations() {
+async function loadConversations(): Promise<void> {
   const response = await api('/web/api/conversations');
   if (!response.ok) return;
-  const { conversations } = await response.json();
+  const { conversations } = (await response.json()) as { conversations: ConversationSummary[] };
   list.replaceChildren(
     ...conversations.map((c) =>
       element('li', {}, [
-        element('button', { type: 'button', title: c.title, text: c.title, 'data-id': c.id, 'aria-current': String(c.id === conversationId), onclick: () => openConversation(c.id) }),
+        element('button', { type: 'button', title: c.title, text: c.title, 'data-id': c.id, 'aria-current': String(c.id === conversationId), onclick: () => void openConversation(c.id) }),
       ]),
     ),
   );
 }
 
-async function openConversation(id) {
+async function openConversation(id: string): Promise<void> {
   if (running) return;
   const response = await api(`/web/api/conversations/${encodeURIComponent(id)}`);
   if (!response.ok) {
     status.textContent = await errorMessage(response);
     return;
   }
-  const conversation = await response.json();
+  const conversation = (await response.json()) as { id: string; model: string; messages: StoredMessage[] };
   conversationId = conversation.id;
   if ([...model.options].some((o) => o.value === conversation.model)) model.value = conversation.model;
   messages.replaceChildren();
@@ -59,16 +70,16 @@ async function openConversation(id) {
   await loadConversations();
 }
 
-function newConversation() {
-  if (running) running.abort();
+function newConversation(): void {
+  running?.abort();
   conversationId = null;
   messages.replaceChildren();
   status.textContent = '';
   prompt.focus();
-  loadConversations();
+  void loadConversations();
 }
 
-async function submit() {
+async function submit(): Promise<void> {
   const text = prompt.value.trim();
   if (!text || running) return;
   prompt.value = '';
@@ -83,41 +94,42 @@ async function submit() {
   try {
     const response = await api('/web/api/chat', { method: 'POST', body: { conversationId, model: model.value, message: text }, signal: running.signal });
     if (!response.ok) throw new Error(await errorMessage(response));
-    for await (const { event, data } of readEvents(response)) {
-      if (event === 'conversation') conversationId = data.id;
+    for await (const { event, data } of readJsonEvents(response)) {
+      const d = data as { id: string; text: string; message: string; usage: { outputTokens: number } };
+      if (event === 'conversation') conversationId = d.id;
       else if (event === 'delta') {
-        content += data.text;
+        content += d.text;
         setContent(answer, 'assistant', content, false);
         messages.scrollTop = messages.scrollHeight;
-      } else if (event === 'error') status.textContent = data.message;
-      else if (event === 'done') status.textContent = status.textContent === 'Answering…' ? `${data.usage.outputTokens} tokens` : status.textContent;
+      } else if (event === 'error') status.textContent = d.message;
+      else if (event === 'done') status.textContent = status.textContent === 'Answering…' ? `${d.usage.outputTokens} tokens` : status.textContent;
     }
   } catch (error) {
-    if (error.name === 'AbortError') {
+    if ((error as Error).name === 'AbortError') {
       setContent(answer, 'assistant', content, true);
       status.textContent = 'Stopped.';
     } else {
-      status.textContent = error.message;
+      status.textContent = (error as Error).message;
     }
   } finally {
     answer.removeAttribute('aria-busy');
     running = null;
     send.disabled = false;
     stop.disabled = true;
-    loadConversations();
+    void loadConversations();
   }
 }
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
-  submit();
+  void submit();
 });
 prompt.addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
-    submit();
+    void submit();
   }
 });
 stop.addEventListener('click', () => running?.abort());
-document.getElementById('new-chat').addEventListener('click', newConversation);
-loadConversations();
+byId('new-chat').addEventListener('click', newConversation);
+void loadConversations();

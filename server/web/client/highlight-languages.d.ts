@@ -1,0 +1,6 @@
+// highlight.js ships types for its core, not for each language module.
+declare module 'highlight.js/lib/languages/*' {
+  import type { LanguageFn } from 'highlight.js';
+  const language: LanguageFn;
+  export default language;
+}
