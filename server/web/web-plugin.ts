@@ -24,12 +24,19 @@ import { LoginLimiter } from './session/login-limiter.ts';
 import { loadSession } from './session/web-session.ts';
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
+// The browser bundles of client/ (scripts/build/build-web.mjs). From the sources, from dist/ and
+// from an installed package alike, this file's URL is server/web/web-plugin.ts of the checkout or
+// package, so dist/web/ is two folders up.
+const SCRIPTS_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
 export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
   app.register(async (web) => {
     await web.register(fastifyCookie);
     await web.register(fastifyFormbody);
     await web.register(fastifyStatic, { root: ASSETS_DIR, prefix: '/assets/', cacheControl: true, maxAge: '1h' });
+    // Revalidated on every load (ETag): entry names are fixed while their chunks' names change with
+    // each build, so a cached entry of an older version would ask for chunks that are gone.
+    await web.register(fastifyStatic, { root: SCRIPTS_DIR, prefix: '/assets/js/', decorateReply: false, cacheControl: true, maxAge: 0 });
 
     web.addHook('onSend', async (_request, reply, payload) => {
       reply.header('x-content-type-options', 'nosniff');
