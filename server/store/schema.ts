@@ -139,6 +139,18 @@ export interface RequestLogTable {
   outcome: string | null;
 }
 
+export interface ImageHistoryTable {
+  id: string;
+  user_id: string;
+  prompt: string;
+  model: string;
+  size: string;
+  created_at: string;
+  byte_length: number | string;
+  /** PNG bytes (blob in SQLite, bytea in PostgreSQL). */
+  png: Buffer | Uint8Array;
+}
+
 export interface Database {
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;
@@ -147,6 +159,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   operator_tokens: OperatorTokensTable;
   audit_log: AuditLogTable;
+  image_history: ImageHistoryTable;
   usage: UsageTable;
   usage_errors: UsageErrorsTable;
   usage_sessions: UsageSessionsTable;

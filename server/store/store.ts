@@ -2,6 +2,7 @@
 import { openDatabase, type DatabaseOptions, type OpenedDatabase } from './open-database.ts';
 import { ConversationsRepo } from './conversations-repo.ts';
 import { AuditRepo } from './audit-repo.ts';
+import { ImageHistoryRepo } from './image-history-repo.ts';
 import { KeysRepo } from './keys-repo.ts';
 import { OperatorTokensRepo } from './operator-tokens-repo.ts';
 import { RequestLogRepo } from './request-log-repo.ts';
@@ -17,6 +18,7 @@ export class Store {
   readonly conversations: ConversationsRepo;
   readonly operatorTokens: OperatorTokensRepo;
   readonly audit: AuditRepo;
+  readonly imageHistory: ImageHistoryRepo;
   readonly requestLog: RequestLogRepo;
 
   constructor(readonly database: OpenedDatabase) {
@@ -27,6 +29,7 @@ export class Store {
     this.conversations = new ConversationsRepo(database.db);
     this.operatorTokens = new OperatorTokensRepo(database.db);
     this.audit = new AuditRepo(database.db);
+    this.imageHistory = new ImageHistoryRepo(database.db);
     this.requestLog = new RequestLogRepo(database.db);
   }
 

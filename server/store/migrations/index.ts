@@ -9,6 +9,7 @@ import * as userLimits from './0006-user-limits.ts';
 import * as operatorTokens from './0007-operator-tokens.ts';
 import * as auditLog from './0008-audit-log.ts';
 import * as requestLog from './0009-request-log.ts';
+import * as imageHistory from './0010-image-history.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007-operator-tokens': operatorTokens,
   '0008-audit-log': auditLog,
   '0009-request-log': requestLog,
+  '0010-image-history': imageHistory,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,10 +1,12 @@
-// POST /web/api/images: the image app draws through the image provider path, usage counted for the user.
+// POST /web/api/images: the image app draws through the image provider path, usage counted for the
+// user; each picture is kept in the user's history (image-history-api.ts serves and deletes them).
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { UpstreamError } from '../../providers/provider.ts';
 import { readBody } from '../../relay/read-body.ts';
 import { usageFromJson } from '../../usage/usage-extractor.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
+import { historyItem, registerImageHistoryApi } from './image-history-api.ts';
 
 export const WEB_IMAGE_SIZES = ['256x256', '512x512', '768x768', '1024x1024', '1024x768', '768x1024'];
 
@@ -16,6 +18,7 @@ interface ImagesBody {
 }
 
 export function registerImagesApi(app: FastifyInstance, deps: GatewayDeps): void {
+  registerImageHistoryApi(app, deps);
   app.post<{ Body: ImagesBody }>(
     '/web/api/images',
     {
@@ -61,8 +64,19 @@ export function registerImagesApi(app: FastifyInstance, deps: GatewayDeps): void
         const parsed = JSON.parse((await readBody(response.body, 256 * 1024 * 1024)).toString('utf8'));
         if (status >= 400) return reply.code(status).send({ error: { message: String(parsed?.error?.message ?? `The image provider answered ${status}.`) } });
         tokens = usageFromJson('openai', parsed);
-        const images = (parsed.data as Array<{ b64_json?: string; revised_prompt?: string }>).map((d) => ({ b64: d.b64_json, revisedPrompt: d.revised_prompt ?? null }));
-        return { model: route.model.id, size: request.body.size, images };
+        const drawn = (parsed.data as Array<{ b64_json?: string; revised_prompt?: string }>).filter((d) => typeof d.b64_json === 'string');
+        const saved = await deps.store.imageHistory
+          .save(
+            user.id,
+            drawn.map((d) => ({ prompt: request.body.prompt, model: route.model.id, size: request.body.size, png: Buffer.from(d.b64_json!, 'base64') })),
+          )
+          .catch((error: unknown) => {
+            // The pictures were drawn and paid for: show them even if the history cannot keep them.
+            request.log.warn({ err: error }, 'image history not saved');
+            return undefined;
+          });
+        const images = drawn.map((d, i) => ({ b64: d.b64_json, revisedPrompt: d.revised_prompt ?? null, ...(saved ? historyItem(saved[i]!) : { id: null }) }));
+        return { model: route.model.id, size: request.body.size, images, ...(saved ? {} : { historyError: 'These pictures could not be saved to your history; download the ones you want to keep now.' }) };
       } catch (error) {
         status = error instanceof UpstreamError ? (error.failure === 'timeout' ? 504 : 502) : 502;
         return reply.code(status).send({ error: { message: 'The image provider failed. Try again in a moment.' } });
