@@ -90,6 +90,8 @@ export interface ConversationsTable {
   user_id: string;
   title: string;
   model: string;
+  /** Sent before the messages of every turn; null: none. */
+  system_prompt: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -101,6 +103,9 @@ export interface ConversationMessagesTable {
   role: string;
   content: string;
   stopped: number;
+  /** Tokens of the turn that produced an assistant message, as its provider counted them. */
+  input_tokens: number | null;
+  output_tokens: number | null;
   created_at: string;
 }
 

@@ -10,6 +10,7 @@ import * as operatorTokens from './0007-operator-tokens.ts';
 import * as auditLog from './0008-audit-log.ts';
 import * as requestLog from './0009-request-log.ts';
 import * as imageHistory from './0010-image-history.ts';
+import * as conversationSettings from './0011-conversation-settings.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008-audit-log': auditLog,
   '0009-request-log': requestLog,
   '0010-image-history': imageHistory,
+  '0011-conversation-settings': conversationSettings,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,31 +1,41 @@
-// POST /web/api/chat: one user turn of the web chat. The reply streams to the browser as simple
-// SSE events (conversation, delta, done, error) whatever protocol the model's provider speaks;
-// the history is kept per user, usage is counted for the user (no key), and a stopped answer is
-// saved as far as it got.
+// POST /web/api/chat: one user turn of the web chat, or (regenerate) a new answer to the last
+// question. The reply streams to the browser as simple SSE events (conversation, delta, done,
+// error) whatever protocol the model's provider speaks; the history is kept per user with each
+// answer's tokens, the conversation's system prompt goes first in every turn, usage is counted for
+// the user (no key), and a stopped answer is saved as far as it got.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiSurface } from '../../../core/protocol/error-bodies.ts';
 import { encodeSse, SseParser } from '../../../core/protocol/sse.ts';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { UpstreamError, type Operation } from '../../providers/provider.ts';
 import { readBody } from '../../relay/read-body.ts';
-import type { ChatMessage } from '../../store/conversations-repo.ts';
+import { titleFromMessage } from '../../store/conversation-title.ts';
+import type { ChatMessage, ConversationDetail } from '../../store/conversations-repo.ts';
 import { StreamUsage } from '../../usage/usage-extractor.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
+import { checkMessage, checkSystemPrompt, InputError } from './conversation-input.ts';
+import { NOT_YOURS } from './conversations-api.ts';
 import { streamPiece } from './text-deltas.ts';
 
-const MAX_MESSAGE_CHARS = 32_000;
 const MAX_OUTPUT_TOKENS = 2048;
 
 interface ChatBody {
   conversationId?: string | null;
   model: string;
-  message: string;
+  message?: string;
+  /** For a new conversation, or to change an existing one's from this turn on. */
+  systemPrompt?: string;
+  /** Answer the last question again, replacing the last answer once the new one arrives. */
+  regenerate?: boolean;
 }
 
-function upstreamBody(operation: Operation, model: string, history: ChatMessage[]): Record<string, unknown> {
+function upstreamBody(operation: Operation, model: string, systemPrompt: string, history: ChatMessage[]): Record<string, unknown> {
   const messages = history.map((m) => ({ role: m.role, content: m.content }));
-  if (operation === 'chat') return { model, messages, stream: true, stream_options: { include_usage: true }, max_tokens: MAX_OUTPUT_TOKENS };
-  return { model, messages, stream: true, max_tokens: MAX_OUTPUT_TOKENS };
+  if (operation === 'chat') {
+    const withSystem = systemPrompt ? [{ role: 'system', content: systemPrompt }, ...messages] : messages;
+    return { model, messages: withSystem, stream: true, stream_options: { include_usage: true }, max_tokens: MAX_OUTPUT_TOKENS };
+  }
+  return { model, ...(systemPrompt ? { system: systemPrompt } : {}), messages, stream: true, max_tokens: MAX_OUTPUT_TOKENS };
 }
 
 function errorText(bytes: Buffer, status: number): string {
@@ -43,38 +53,58 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
     '/web/api/chat',
     {
       onRequest: requireApi(deps),
-      preHandler: checkCsrf,
+      preValidation: checkCsrf,
       schema: {
         body: {
           type: 'object',
-          required: ['model', 'message'],
+          required: ['model'],
           properties: {
             conversationId: { type: ['string', 'null'] },
             model: { type: 'string', minLength: 1 },
-            message: { type: 'string', minLength: 1, maxLength: MAX_MESSAGE_CHARS },
+            message: { type: 'string' },
+            systemPrompt: { type: 'string' },
+            regenerate: { type: 'boolean' },
           },
         },
       },
     },
     async (request, reply) => {
       const user = request.webUser!;
-      const { model, message } = request.body;
+      const { model, conversationId, regenerate = false } = request.body;
       const route = deps.router.resolve(model);
       if (!route || route.model.kind !== 'text') return reply.code(404).send({ error: { message: `The model "${model}" is not available.` } });
       const operation: Operation = route.provider.supports('chat') ? 'chat' : 'messages';
       const surface: ApiSurface = operation === 'chat' ? 'openai' : 'messages';
+      const systemPrompt = request.body.systemPrompt === undefined ? undefined : checkSystemPrompt(request.body.systemPrompt);
 
-      let conversation = request.body.conversationId ? await deps.store.conversations.find(user.id, request.body.conversationId) : undefined;
-      if (request.body.conversationId && !conversation) return reply.code(404).send({ error: { message: 'No such conversation among yours.' } });
-      if (!conversation) conversation = { ...(await deps.store.conversations.create(user.id, model, message.replace(/\s+/g, ' ').trim())), messages: [] };
-      const userTurn: ChatMessage = { role: 'user', content: message, stopped: false };
-      await deps.store.conversations.append(conversation.id, userTurn, model);
+      let conversation: ConversationDetail | undefined;
+      if (conversationId) {
+        conversation = await deps.store.conversations.find(user.id, conversationId);
+        if (!conversation) return reply.code(404).send({ error: { message: NOT_YOURS } });
+      }
+      let history: ChatMessage[];
+      if (regenerate) {
+        if (request.body.message !== undefined) throw new InputError('Send either a message or regenerate, not both.');
+        if (!conversation) throw new InputError('Regenerating needs the conversation whose last answer to replace.');
+        history = conversation.messages.at(-1)?.role === 'assistant' ? conversation.messages.slice(0, -1) : conversation.messages;
+        if (history.at(-1)?.role !== 'user') throw new InputError('This conversation has no question to answer again.');
+      } else {
+        const message = checkMessage(request.body.message ?? '');
+        conversation ??= { ...(await deps.store.conversations.create(user.id, model, titleFromMessage(message), systemPrompt)), systemPrompt: systemPrompt ?? '', messages: [] };
+        const userTurn: ChatMessage = { role: 'user', content: message, stopped: false };
+        await deps.store.conversations.append(conversation.id, userTurn, model);
+        history = [...conversation.messages, userTurn];
+      }
+      if (systemPrompt !== undefined && systemPrompt !== conversation.systemPrompt) {
+        await deps.store.conversations.update(user.id, conversation.id, { systemPrompt });
+        conversation.systemPrompt = systemPrompt;
+      }
 
       const abort = new AbortController();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) abort.abort();
       });
-      const json = upstreamBody(operation, route.model.upstreamModel, [...conversation.messages, userTurn]);
+      const json = upstreamBody(operation, route.model.upstreamModel, conversation.systemPrompt, history);
       reply.hijack();
       const out = reply.raw;
       out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
@@ -125,7 +155,12 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
         }
       }
       const stopped = abort.signal.aborted;
-      if (answer) await deps.store.conversations.append(conversation.id, { role: 'assistant', content: answer, stopped }, model);
+      if (answer) {
+        if (regenerate) await deps.store.conversations.removeLastAnswer(conversation.id);
+        const counted = usage.inputTokens > 0 || usage.outputTokens > 0;
+        const turnUsage = counted ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } } : {};
+        await deps.store.conversations.append(conversation.id, { role: 'assistant', content: answer, stopped, ...turnUsage }, model);
+      }
       deps.usage.record({ userId: user.id, keyId: '', model, status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
       send('done', { stopped, usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } });
       out.end();
