@@ -1,4 +1,6 @@
-// Turns hourly usage rows into per-day series and per-key / per-model totals for the pages.
+// Turns hourly usage rows into what the pages show: per-key / per-model / per-session totals, the
+// stacked series of the usage charts, and names for keys.
+import type { ApiKeyRecord } from '../store/keys-repo.ts';
 import type { SessionUsageRow, UsageRow } from '../store/usage-repo.ts';
 
 export interface Totals {
@@ -49,4 +51,53 @@ export function perSession(rows: SessionUsageRow[], limit: number): Array<{ sess
     sessions.set(row.sessionId, entry);
   }
   return [...sessions.values()].sort((a, b) => b.lastHour.localeCompare(a.lastHour)).slice(0, limit);
+}
+
+export interface StackedSeries {
+  id: string;
+  name: string;
+  requests: number[];
+  tokens: number[];
+  errors: number[];
+  total: Totals;
+}
+
+/** Series shown one by one; the rest are added up as "Others", so colours stay distinguishable. */
+export const MAX_SERIES = 5;
+
+/**
+ * Per bucket and per group (model or key), the requests, tokens (input + output) and errors of the
+ * rows that fall in the buckets, the busiest groups first, the smaller ones as one "Others".
+ */
+export function stackedSeries(rows: UsageRow[], buckets: string[], bucketOf: (hour: string) => string, groupOf: (row: UsageRow) => string, nameOf: (id: string) => string): StackedSeries[] {
+  const index = new Map(buckets.map((b, i) => [b, i]));
+  const groups = new Map<string, StackedSeries>();
+  const blank = (id: string, name: string): StackedSeries => ({ id, name, requests: buckets.map(() => 0), tokens: buckets.map(() => 0), errors: buckets.map(() => 0), total: empty() });
+  const addTo = (s: StackedSeries, i: number, t: Totals) => {
+    s.requests[i]! += t.requests;
+    s.tokens[i]! += t.inputTokens + t.outputTokens;
+    s.errors[i]! += t.errors;
+    add(s.total, t);
+  };
+  for (const row of rows) {
+    const i = index.get(bucketOf(row.hour));
+    if (i === undefined) continue;
+    const id = groupOf(row);
+    let s = groups.get(id);
+    if (!s) groups.set(id, (s = blank(id, nameOf(id))));
+    addTo(s, i, row);
+  }
+  const sorted = [...groups.values()].sort((a, b) => b.total.requests - a.total.requests || b.total.inputTokens + b.total.outputTokens - (a.total.inputTokens + a.total.outputTokens) || a.name.localeCompare(b.name));
+  if (sorted.length <= MAX_SERIES + 1) return sorted;
+  const others = blank('(others)', `${sorted.length - MAX_SERIES} others`);
+  for (const s of sorted.slice(MAX_SERIES)) {
+    for (let i = 0; i < buckets.length; i += 1) addTo(others, i, { requests: s.requests[i]!, inputTokens: s.tokens[i]!, outputTokens: 0, errors: s.errors[i]! });
+  }
+  return [...sorted.slice(0, MAX_SERIES), others];
+}
+
+/** Names keys for the pages: "laptop sk-…a1b2", "Web apps (no key)" or "deleted key <id>". */
+export function keyNamer(keys: ApiKeyRecord[]): (id: string) => string {
+  const names = new Map(keys.map((k) => [k.id, `${k.name ?? '(no name)'} ${k.hint}`]));
+  return (id) => (id === '' ? 'Web apps (no key)' : names.get(id) ?? `deleted key ${id}`);
 }

@@ -1,7 +1,9 @@
-// /keys: the logged-in user's own keys with this month's usage and their limits (with what is left
-// of each budget); create (value shown once), change limits, and delete with confirmation. Works without JavaScript: the form's answer is the page with the new
-// key on it (nothing is kept for a later view, so any instance can serve it and the value exists
-// only in that one answer); keys.js upgrades create to an in-page call.
+// /keys: the logged-in user's own keys with when each was last used, its requests per day over the
+// last 14 days (sparkline), this month's usage and its limits (with what is left of each budget);
+// create (value shown once), change limits, and delete with confirmation. Works without
+// JavaScript: the form's answer is the page with the new key on it (nothing is kept for a later
+// view, so any instance can serve it and the value exists only in that one answer); keys.js
+// upgrades create to an in-page call.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import type { ApiKeyRecord, CreatedApiKey } from '../../store/keys-repo.ts';
@@ -18,6 +20,7 @@ import { applyPatch, hasAnyBudget, NO_LIMITS } from '../../limits/key-limits.ts'
 import { limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
 import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
 import { limitsFields, limitsSummary } from './key-limits-view.ts';
+import { sparkDays, sparkline, SPARK_DAYS, type SparkDay } from '../sparkline.ts';
 
 export function createdKeyPanel(key: CreatedApiKey) {
   return html`<section class="card created" id="created-key" role="status">
@@ -28,25 +31,38 @@ export function createdKeyPanel(key: CreatedApiKey) {
   </section>`;
 }
 
-async function monthUsageByKey(deps: GatewayDeps, userId: string) {
+/** This month's requests and tokens per key, and each key's requests per day over the last 14 days. */
+async function usageByKey(deps: GatewayDeps, userId: string, now: number) {
   await deps.usage.flush().catch(() => undefined);
-  const rows = await deps.store.usage.rows({ userId, sinceHour: monthStartHour() });
-  const byKey = new Map<string, { requests: number; tokens: number }>();
+  const monthStart = monthStartHour(new Date(now));
+  const sparkStart = `${new Date(now - (SPARK_DAYS - 1) * 86_400_000).toISOString().slice(0, 10)}T00:00Z`;
+  const rows = await deps.store.usage.rows({ userId, sinceHour: monthStart < sparkStart ? monthStart : sparkStart });
+  const month = new Map<string, { requests: number; tokens: number }>();
+  const daily = new Map<string, Map<string, number>>();
   for (const r of rows) {
-    const t = byKey.get(r.keyId) ?? { requests: 0, tokens: 0 };
-    t.requests += r.requests;
-    t.tokens += r.inputTokens + r.outputTokens;
-    byKey.set(r.keyId, t);
+    if (r.hour >= monthStart) {
+      const t = month.get(r.keyId) ?? { requests: 0, tokens: 0 };
+      t.requests += r.requests;
+      t.tokens += r.inputTokens + r.outputTokens;
+      month.set(r.keyId, t);
+    }
+    if (r.hour >= sparkStart) {
+      const days = daily.get(r.keyId) ?? new Map<string, number>();
+      const day = r.hour.slice(0, 10);
+      days.set(day, (days.get(day) ?? 0) + r.requests);
+      daily.set(r.keyId, days);
+    }
   }
-  return byKey;
+  return { month, spark: (keyId: string) => sparkDays(daily.get(keyId) ?? new Map(), now) };
 }
 
-function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } | undefined, budgetStatus: BudgetStanding[], now: number) {
+function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } | undefined, spark: SparkDay[], budgetStatus: BudgetStanding[], now: number) {
   return html`<tr data-key-id="${key.id}">
     <td>${key.name ?? html`<span class="muted">(no name)</span>`}</td>
     <td><code>${key.hint}</code></td>
     <td>${shortTime(key.createdAt)}</td>
-    <td>${shortTime(key.lastUsedAt)}</td>
+    <td class="last-used">${shortTime(key.lastUsedAt)}</td>
+    <td class="spark-cell">${sparkline(spark)}</td>
     <td class="num">${formatCount(usage?.requests ?? 0)}</td>
     <td class="num">${formatCount(usage?.tokens ?? 0)}</td>
     <td class="limits-cell">${limitsSummary(key.limits, budgetStatus, now)}</td>
@@ -60,8 +76,8 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
   async function keysPage(request: FastifyRequest<{ Querystring: { deleted?: string } }>, reply: FastifyReply, created?: CreatedApiKey) {
     const user = request.webUser!;
     const keys = await deps.store.keys.listForUser(user.id);
-    const usage = await monthUsageByKey(deps, user.id);
     const now = (deps.now ?? Date.now)();
+    const usage = await usageByKey(deps, user.id, now);
     const budgetStatus = new Map(await Promise.all(keys.map(async (k) => [k.id, await standings(deps.budgets, { subject: `key:${k.id}`, budgets: k.limits.budgets }, now)] as const)));
     // The operator's bound for all of this user's keys: a key's own limits can only narrow it.
     const accountLimited = user.limits.models !== null || hasAnyBudget(user.limits.budgets);
@@ -89,15 +105,15 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
             : ''
         }
         <div class="table-wrap"><table id="keys-table" class="${keys.length === 0 ? 'hidden' : ''}">
-          <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th>Limits</th><th></th></tr></thead>
-          <tbody>${keys.map((k) => keyRow(k, usage.get(k.id), budgetStatus.get(k.id) ?? [], now))}</tbody>
+          <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Requests, last 14 days</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th>Limits</th><th></th></tr></thead>
+          <tbody>${keys.map((k) => keyRow(k, usage.month.get(k.id), usage.spark(k.id), budgetStatus.get(k.id) ?? [], now))}</tbody>
         </table></div>
         <p class="muted">Budgets reset at 00:00 UTC (daily) and on the first of the month (monthly). <a href="/usage">Usage per day, key and model →</a></p>
       </section>`;
     return reply
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(layout({ title: 'API keys', active: 'keys', user, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/keys.js'] }));
+      .send(layout({ title: 'API keys', active: 'keys', user, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/keys.js'], styles: ['/assets/keys.css'] }));
   }
 
   app.get<{ Querystring: { deleted?: string } }>('/keys', { onRequest }, async (request, reply) => keysPage(request, reply));
