@@ -76,7 +76,7 @@ export function stackedChart(input: StackedChartInput): SafeHtml {
   });
 
   return html`<figure class="schart" id="${input.id}">
-    <figcaption><strong>${input.title}</strong> <span class="muted">${formatCount(grand)} ${input.unit} in total</span></figcaption>
+    <figcaption><strong>${input.title}</strong> <span class="muted">${formatCount(grand)} in total</span></figcaption>
     <div class="schart-grid">
       <div class="schart-y" aria-hidden="true">${[4, 3, 2, 1, 0].map((k) => html`<span>${compactCount(step * k)}</span>`)}</div>
       <div class="schart-plot">
@@ -87,7 +87,7 @@ export function stackedChart(input: StackedChartInput): SafeHtml {
         ${grand === 0 ? html`<p class="schart-empty muted">No ${input.unit} in this period.</p>` : ''}
       </div>
       <div></div>
-      <div class="schart-x" aria-hidden="true">${buckets.map((b, i) => html`<span>${i % every === 0 ? b.tick : ''}</span>`)}</div>
+      <div class="schart-x" aria-hidden="true">${buckets.map((b, i) => (i % every !== 0 ? html`<span></span>` : html`<span class="${(i / every) % 2 === 1 ? 'minor' : ''}">${b.tick}</span>`))}</div>
     </div>
     ${series.length > 0
       ? html`<ul class="legend">${series.map((s, si) => html`<li><span class="swatch ${colour(si)}" aria-hidden="true"></span>${s.name} <span class="muted">${formatCount(s.values.reduce((a, b) => a + b, 0))}</span></li>`)}</ul>`
