@@ -3,7 +3,7 @@
 // create (value shown once), change limits, and delete with confirmation. Works without
 // JavaScript: the form's answer is the page with the new key on it (nothing is kept for a later
 // view, so any instance can serve it and the value exists only in that one answer); keys.js
-// upgrades create to an in-page call.
+// upgrades create to an in-page call (client/keys-entry.ts, /assets/js/keys.js).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import type { ApiKeyRecord, CreatedApiKey } from '../../store/keys-repo.ts';
@@ -113,7 +113,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
     return reply
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(layout({ title: 'API keys', active: 'keys', user, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/keys.js'], styles: ['/assets/keys.css'] }));
+      .send(layout({ title: 'API keys', active: 'keys', user, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/js/keys.js'], styles: ['/assets/keys.css'] }));
   }
 
   app.get<{ Querystring: { deleted?: string } }>('/keys', { onRequest }, async (request, reply) => keysPage(request, reply));
