@@ -1,5 +1,6 @@
 // JSON calls behind the keys page (session + CSRF): list (with each key's limits and what is left
-// of its budgets), create (the value is in this response only), change limits, delete.
+// of its budgets, last use and requests per day), create (the value is in this response only),
+// change limits, delete.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { KEY_NAME_MAX_LENGTH, type ApiKeyRecord } from '../../store/keys-repo.ts';
@@ -8,6 +9,7 @@ import { applyPatch, NO_LIMITS } from '../../limits/key-limits.ts';
 import { LIMITS_SCHEMA_PROPERTIES, limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
 import { standings } from '../../limits/quota-guard.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
+import { keyUsage } from '../key-usage.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 import { keyTarget, webActor } from '../../audit/audit-targets.ts';
 
@@ -20,9 +22,12 @@ export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
   const onRequest = requireApi(deps);
   const now = () => (deps.now ?? Date.now)();
 
+  // Each key with what is left of its budgets, when it was last used (lastUsedAt) and its requests
+  // per day over the last 14 days, as the keys page shows them.
   app.get('/web/api/keys', { onRequest }, async (request) => {
     const keys = await deps.store.keys.listForUser(request.webUser!.id);
-    return { keys: await Promise.all(keys.map((key) => withBudgetStandings(deps, key))) };
+    const usage = await keyUsage(deps, request.webUser!.id, now());
+    return { keys: await Promise.all(keys.map(async (key) => ({ ...(await withBudgetStandings(deps, key)), requestsByDay: usage.spark(key.id) }))) };
   });
 
   app.post<{ Body: ({ name?: string | null } & LimitsFields) | undefined }>(

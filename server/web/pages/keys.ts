@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import type { ApiKeyRecord, CreatedApiKey } from '../../store/keys-repo.ts';
 import { KEY_NAME_MAX_LENGTH } from '../../store/keys-repo.ts';
-import { formatCount, monthStartHour, shortTime } from '../format.ts';
+import { formatCount, shortTime } from '../format.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { checkCsrf, requirePage } from '../session/web-session.ts';
@@ -20,7 +20,8 @@ import { applyPatch, hasAnyBudget, NO_LIMITS } from '../../limits/key-limits.ts'
 import { limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
 import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
 import { limitsFields, limitsSummary } from './key-limits-view.ts';
-import { sparkDays, sparkline, SPARK_DAYS, type SparkDay } from '../sparkline.ts';
+import { sparkline, type SparkDay } from '../sparkline.ts';
+import { keyUsage } from '../key-usage.ts';
 
 export function createdKeyPanel(key: CreatedApiKey) {
   return html`<section class="card created" id="created-key" role="status">
@@ -29,31 +30,6 @@ export function createdKeyPanel(key: CreatedApiKey) {
     <div class="copy-row"><code id="new-key-value">${key.key}</code><button type="button" class="primary" data-copy="#new-key-value">Copy</button></div>
     <p class="muted">Keep it in a password manager or a local-only config file. Never paste it into chats, screenshots, issues or repositories.</p>
   </section>`;
-}
-
-/** This month's requests and tokens per key, and each key's requests per day over the last 14 days. */
-async function usageByKey(deps: GatewayDeps, userId: string, now: number) {
-  await deps.usage.flush().catch(() => undefined);
-  const monthStart = monthStartHour(new Date(now));
-  const sparkStart = `${new Date(now - (SPARK_DAYS - 1) * 86_400_000).toISOString().slice(0, 10)}T00:00Z`;
-  const rows = await deps.store.usage.rows({ userId, sinceHour: monthStart < sparkStart ? monthStart : sparkStart });
-  const month = new Map<string, { requests: number; tokens: number }>();
-  const daily = new Map<string, Map<string, number>>();
-  for (const r of rows) {
-    if (r.hour >= monthStart) {
-      const t = month.get(r.keyId) ?? { requests: 0, tokens: 0 };
-      t.requests += r.requests;
-      t.tokens += r.inputTokens + r.outputTokens;
-      month.set(r.keyId, t);
-    }
-    if (r.hour >= sparkStart) {
-      const days = daily.get(r.keyId) ?? new Map<string, number>();
-      const day = r.hour.slice(0, 10);
-      days.set(day, (days.get(day) ?? 0) + r.requests);
-      daily.set(r.keyId, days);
-    }
-  }
-  return { month, spark: (keyId: string) => sparkDays(daily.get(keyId) ?? new Map(), now) };
 }
 
 function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } | undefined, spark: SparkDay[], budgetStatus: BudgetStanding[], now: number) {
@@ -77,7 +53,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
     const user = request.webUser!;
     const keys = await deps.store.keys.listForUser(user.id);
     const now = (deps.now ?? Date.now)();
-    const usage = await usageByKey(deps, user.id, now);
+    const usage = await keyUsage(deps, user.id, now);
     const budgetStatus = new Map(await Promise.all(keys.map(async (k) => [k.id, await standings(deps.budgets, { subject: `key:${k.id}`, budgets: k.limits.budgets }, now)] as const)));
     // The operator's bound for all of this user's keys: a key's own limits can only narrow it.
     const accountLimited = user.limits.models !== null || hasAnyBudget(user.limits.budgets);

@@ -71,6 +71,7 @@ describe('pages', () => {
   let alice: { userId: string; keyId: string; key: string };
   let laptop: { id: string; key: string };
   let cookie: string;
+  let csrf: string;
 
   async function chat(key: string, model = 'demo-chat', headers: Record<string, string> = {}) {
     return gw.text.inject({
@@ -92,7 +93,7 @@ describe('pages', () => {
     assert.equal((await chat(laptop.key, 'no-such-model')).statusCode, 404);
     const bob = await gw.userWithKey('bob');
     assert.equal((await chat(bob.key)).statusCode, 200);
-    cookie = (await webLogin(gw.text, 'alice')).cookie;
+    ({ cookie, csrf } = await webLogin(gw.text, 'alice'));
   });
   after(() => gw.close());
 
@@ -136,26 +137,26 @@ describe('pages', () => {
     // Two hours of one day in the past: one row per day in a range by day, one per hour for that day.
     await gw.store.usage.apply(
       [
-        { hour: '2026-10-05T08:00Z', userId: alice.userId, keyId: alice.keyId, model: 'demo-chat', requests: 2, inputTokens: 20, outputTokens: 10, errors: 1, errorsByStatus: { 500: 1 } },
-        { hour: '2026-10-05T09:00Z', userId: alice.userId, keyId: alice.keyId, model: 'demo-chat', requests: 3, inputTokens: 30, outputTokens: 15, errors: 0, errorsByStatus: {} },
-        { hour: '2026-10-05T09:00Z', userId: alice.userId, keyId: laptop.id, model: '-model', requests: 1, inputTokens: 1, outputTokens: 1, errors: 0, errorsByStatus: {} },
+        { hour: '2024-10-05T08:00Z', userId: alice.userId, keyId: alice.keyId, model: 'demo-chat', requests: 2, inputTokens: 20, outputTokens: 10, errors: 1, errorsByStatus: { 500: 1 } },
+        { hour: '2024-10-05T09:00Z', userId: alice.userId, keyId: alice.keyId, model: 'demo-chat', requests: 3, inputTokens: 30, outputTokens: 15, errors: 0, errorsByStatus: {} },
+        { hour: '2024-10-05T09:00Z', userId: alice.userId, keyId: laptop.id, model: '-model', requests: 1, inputTokens: 1, outputTokens: 1, errors: 0, errorsByStatus: {} },
       ],
       new Map(),
     );
-    const res = await get('/usage.csv?period=custom&from=2026-10-01&to=2026-10-07');
+    const res = await get('/usage.csv?period=custom&from=2024-10-01&to=2024-10-07');
     assert.equal(res.statusCode, 200);
     assert.match(res.headers['content-type'] as string, /^text\/csv/);
-    assert.equal(res.headers['content-disposition'], 'attachment; filename="usage-2026-10-01-to-2026-10-07-by-day.csv"');
+    assert.equal(res.headers['content-disposition'], 'attachment; filename="usage-2024-10-01-to-2024-10-07-by-day.csv"');
     const lines = res.payload.trimEnd().split('\r\n');
     assert.deepEqual(lines, [
       'bucket_start_utc,model,key_id,key,requests,input_tokens,output_tokens,errors',
-      `2026-10-05T00:00:00Z,'-model,${laptop.id},"'=cmd|""/c calc""!A1, laptop ${(await gw.store.keys.findById(laptop.id))!.hint}",1,1,1,0`,
-      `2026-10-05T00:00:00Z,demo-chat,${alice.keyId},alice-key ${(await gw.store.keys.findById(alice.keyId))!.hint},5,50,25,1`,
+      `2024-10-05T00:00:00Z,'-model,${laptop.id},"'=cmd|""/c calc""!A1, laptop ${(await gw.store.keys.findById(laptop.id))!.hint}",1,1,1,0`,
+      `2024-10-05T00:00:00Z,demo-chat,${alice.keyId},alice-key ${(await gw.store.keys.findById(alice.keyId))!.hint},5,50,25,1`,
     ]);
-    const hourly = (await get('/usage.csv?from=2026-10-05&to=2026-10-05')).payload.trimEnd().split('\r\n');
+    const hourly = (await get('/usage.csv?from=2024-10-05&to=2024-10-05')).payload.trimEnd().split('\r\n');
     assert.equal(hourly.length, 4);
-    assert.ok(hourly[1]!.startsWith('2026-10-05T08:00:00Z,demo-chat,'));
-    assert.ok(hourly.slice(2).every((l) => l.startsWith('2026-10-05T09:00:00Z,')));
+    assert.ok(hourly[1]!.startsWith('2024-10-05T08:00:00Z,demo-chat,'));
+    assert.ok(hourly.slice(2).every((l) => l.startsWith('2024-10-05T09:00:00Z,')));
   });
 
   test('/usage/requests: the owner’s requests, never a body; filters by status, key and model', async () => {
@@ -216,5 +217,16 @@ describe('pages', () => {
     assert.equal((row.slice(0, row.indexOf('</svg>')).match(/<rect /g) ?? []).length, 14);
     assert.match(row, new RegExp(`<title>${today}: 3 requests</title>`));
     assert.match(res.payload, /<link rel="stylesheet" href="\/assets\/keys.css">/);
+  });
+
+  test('GET /web/api/keys: each key with its last use and requests per day over 14 days', async () => {
+    const res = await gw.text.inject({ url: '/web/api/keys', headers: { cookie, 'x-csrf-token': csrf } });
+    assert.equal(res.statusCode, 200);
+    const key = (res.json() as { keys: Array<{ id: string; lastUsedAt: string | null; requestsByDay: Array<{ day: string; requests: number }> }> }).keys.find((k) => k.id === alice.keyId)!;
+    const today = new Date().toISOString().slice(0, 10);
+    assert.ok(key.lastUsedAt?.startsWith(today), String(key.lastUsedAt));
+    assert.equal(key.requestsByDay.length, 14);
+    assert.deepEqual(key.requestsByDay.at(-1), { day: today, requests: 3 });
+    assert.ok(key.requestsByDay.slice(0, -1).every((d) => d.requests === 0));
   });
 });
