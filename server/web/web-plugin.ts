@@ -65,6 +65,9 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
         .send(layout({ title: 'Error', user: request.webUser, csrfToken: request.webSession?.csrfToken, body: html`<section class="card narrow"><h1>Error</h1><p>${message}</p></section>` }));
     });
 
+    // Browsers ask for /favicon.ico on their own (pages that are not ours, e.g. a JSON answer).
+    web.get('/favicon.ico', (_request, reply) => reply.sendFile('favicon.svg'));
+
     web.get('/', async (request, reply) => {
       await loadSession(deps, request);
       return reply.redirect(request.webUser ? '/apps/chat' : '/login', 302);

@@ -1,4 +1,4 @@
-// /admin: operators create and disable users, set their limits, and see usage across users (this month).
+// /admin (shown as "Users"): operators create and disable users, set their limits, and see usage across users (this month).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { UserExistsError } from '../../store/users-repo.ts';
@@ -19,7 +19,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
   const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.webUser?.isAdmin) {
       return reply.code(403).type('text/html; charset=utf-8').send(
-        layout({ title: 'Operators only', user: request.webUser, csrfToken: request.webSession?.csrfToken, body: html`<section class="card narrow"><h1>Operators only</h1><p>This page is for gateway operators.</p></section>` }),
+        layout({ title: 'Operators only', user: request.webUser, csrfToken: request.webSession?.csrfToken, body: html`<section class="card narrow"><h1>Operators only</h1><p>User management is for gateway operators.</p></section>` }),
       );
     }
   };
@@ -34,7 +34,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
     const now = (deps.now ?? Date.now)();
     const budgetStatus = new Map(await Promise.all(users.map(async (u) => [u.id, await standings(deps.budgets, { subject: `user:${u.id}`, budgets: u.limits.budgets }, now)] as const)));
     const body = html`
-      <div class="page-head"><h1>Operators</h1></div>
+      <div class="page-head"><h1>Users</h1></div>
       ${message ? html`<p class="${message.error ? 'error' : 'notice'}" role="status">${message.text}</p>` : ''}
       <section class="card">
         <h2>Create a user</h2>
@@ -47,7 +47,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
         </form>
       </section>
       <section class="card">
-        <h2>Users</h2>
+        <h2>All users</h2>
         <div class="table-wrap"><table>
           <thead><tr><th>Name</th><th>Role</th><th>State</th><th>Created</th><th>Limits (all keys)</th><th></th></tr></thead>
           <tbody>${users.map(
@@ -64,7 +64,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
       <section class="card"><h2>Usage this month, per user</h2>${totalsTable('User', [...summary.perUser.entries()].map(([id, t]) => [names.get(id) ?? id, t]))}
         <p class="muted">${formatCount(summary.total.requests)} requests in all.</p></section>
       ${auditSection(await deps.store.audit.list({ limit: 50 }))}`;
-    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Operators', active: 'admin', user: request.webUser, csrfToken: csrf, body }));
+    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Users', active: 'admin', user: request.webUser, csrfToken: csrf, body }));
   }
 
   app.get<{ Querystring: { limits?: string } }>('/admin', { onRequest }, (request, reply) => page(request, reply, request.query.limits ? { text: 'Limits saved: they apply to the next request of each of the user\'s keys.' } : undefined));

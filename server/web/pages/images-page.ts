@@ -39,6 +39,6 @@ export function registerImagesPage(app: FastifyInstance, deps: GatewayDeps): voi
       </section>`;
     return reply
       .type('text/html; charset=utf-8')
-      .send(layout({ title: 'Images', active: 'images', user: request.webUser, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/js/images.js'] }));
+      .send(layout({ title: 'Images', active: 'images', user: request.webUser, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/js/images.js'], styles: ['/assets/images.css'] }));
   });
 }
