@@ -182,7 +182,7 @@ describe('apps', () => {
     });
     await page.fill('#prompt', 'Explain **gateways** briefly');
     await page.press('#prompt', 'Enter');
-    await page.waitForFunction(() => /tokens$/.test(document.getElementById('chat-status')!.textContent ?? ''));
+    await page.waitForFunction(() => /tokens$/.test(document.querySelector('.turn.assistant .tokens')?.textContent ?? ''));
     const answer = page.locator('.msg.assistant').last();
     assert.match((await answer.textContent())!, /Demo reply to "Explain gateways briefly"/);
     assert.equal(await answer.locator('strong').textContent(), 'gateways', 'markdown is rendered');

@@ -1,57 +1,48 @@
-// Chat app: model picker, streamed answers rendered as they arrive, stop, new conversation,
-// and the per-user history kept on the server.
+// Chat app: model picker (each conversation remembers its model; new ones start with the last one
+// used), streamed answers rendered as markdown as they arrive, Stop, Regenerate, a system prompt
+// per conversation, and the history kept on the server (search, rename, delete).
 import { api, errorMessage } from './api.ts';
-import { byId, element } from './dom.ts';
-import { renderMarkdown } from './markdown.ts';
+import { ConversationHistory } from './chat-history.ts';
+import { MessageList, type Role, type Turn, type Usage } from './chat-messages.ts';
+import { SystemPrompt } from './chat-system-prompt.ts';
+import { byId } from './dom.ts';
 import { readJsonEvents } from './sse-events.ts';
 
-const list = byId<HTMLUListElement>('conversation-list');
-const messages = byId('messages');
 const form = byId<HTMLFormElement>('chat-form');
 const prompt = byId<HTMLTextAreaElement>('prompt');
 const model = byId<HTMLSelectElement>('model');
 const send = byId<HTMLButtonElement>('send');
 const stop = byId<HTMLButtonElement>('stop');
 const status = byId('chat-status');
+const LAST_MODEL = 'gwctl.chat.model';
 
-interface ConversationSummary {
-  id: string;
-  title: string;
-}
 interface StoredMessage {
-  role: 'user' | 'assistant';
+  role: Role;
   content: string;
   stopped: boolean;
+  usage?: Usage;
+}
+interface StoredConversation {
+  id: string;
+  model: string;
+  systemPrompt: string;
+  messages: StoredMessage[];
 }
 
 let conversationId: string | null = null;
 let running: AbortController | null = null;
+const messages = new MessageList(byId('messages'));
+const systemPrompt = new SystemPrompt(() => conversationId);
+const history = new ConversationHistory(
+  byId<HTMLUListElement>('conversation-list'),
+  byId('list-note'),
+  byId<HTMLInputElement>('search'),
+  Number(document.querySelector<HTMLElement>('.chat-layout')?.dataset.maxTitle ?? 120),
+  { open: (id) => void openConversation(id), deletedCurrent: () => newConversation() },
+);
 
-function addMessage(role: string, text: string, stopped = false): HTMLElement {
-  const node = element('div', { class: `msg ${role}` });
-  setContent(node, role, text, stopped);
-  messages.append(node);
-  messages.scrollTop = messages.scrollHeight;
-  return node;
-}
-
-function setContent(node: HTMLElement, role: string, text: string, stopped: boolean): void {
-  if (role === 'assistant') node.innerHTML = renderMarkdown(text);
-  else node.textContent = text;
-  if (stopped) node.append(element('div', { class: 'stopped', text: '(stopped)' }));
-}
-
-async function loadConversations(): Promise<void> {
-  const response = await api('/web/api/conversations');
-  if (!response.ok) return;
-  const { conversations } = (await response.json()) as { conversations: ConversationSummary[] };
-  list.replaceChildren(
-    ...conversations.map((c) =>
-      element('li', {}, [
-        element('button', { type: 'button', title: c.title, text: c.title, 'data-id': c.id, 'aria-current': String(c.id === conversationId), onclick: () => void openConversation(c.id) }),
-      ]),
-    ),
-  );
+function chooseModel(id: string | null): void {
+  if (id && [...model.options].some((o) => o.value === id)) model.value = id;
 }
 
 async function openConversation(id: string): Promise<void> {
@@ -61,63 +52,91 @@ async function openConversation(id: string): Promise<void> {
     status.textContent = await errorMessage(response);
     return;
   }
-  const conversation = (await response.json()) as { id: string; model: string; messages: StoredMessage[] };
+  const conversation = (await response.json()) as StoredConversation;
   conversationId = conversation.id;
-  if ([...model.options].some((o) => o.value === conversation.model)) model.value = conversation.model;
-  messages.replaceChildren();
-  for (const m of conversation.messages) addMessage(m.role, m.content, m.stopped);
+  chooseModel(conversation.model);
+  systemPrompt.show(conversation.systemPrompt);
+  messages.clear();
+  for (const m of conversation.messages) {
+    const turn = messages.add(m.role, m.content);
+    if (m.stopped) turn.markStopped();
+    turn.setUsage(m.usage);
+  }
+  messages.offerRegenerate(regenerate);
   status.textContent = '';
-  await loadConversations();
+  history.setCurrent(conversationId);
 }
 
 function newConversation(): void {
   running?.abort();
   conversationId = null;
-  messages.replaceChildren();
+  messages.clear();
+  systemPrompt.show('');
   status.textContent = '';
+  history.setCurrent(null);
   prompt.focus();
-  void loadConversations();
+}
+
+/** Streams one answer into `answer`; the request either sends a message or regenerates. */
+async function stream(answer: Turn, body: Record<string, unknown>): Promise<void> {
+  let content = '';
+  let failed = false;
+  running = new AbortController();
+  send.disabled = true;
+  stop.disabled = false;
+  messages.offerRegenerate(undefined);
+  answer.setBusy(true);
+  status.textContent = 'Answering…';
+  try {
+    const response = await api('/web/api/chat', { method: 'POST', body: { conversationId, model: model.value, systemPrompt: systemPrompt.value, ...body }, signal: running.signal });
+    if (!response.ok) throw new Error(await errorMessage(response));
+    for await (const { event, data } of readJsonEvents(response)) {
+      const d = data as { id: string; text: string; message: string; usage: Usage };
+      if (event === 'conversation') {
+        conversationId = d.id;
+        history.setCurrent(conversationId);
+      } else if (event === 'delta') {
+        content += d.text;
+        answer.setText(content);
+      } else if (event === 'error') {
+        failed = true;
+        answer.showError(d.message);
+        status.textContent = d.message;
+      } else if (event === 'done') answer.setUsage(d.usage);
+    }
+    answer.render();
+    if (!failed) status.textContent = '';
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') {
+      answer.markStopped();
+      status.textContent = 'Stopped.';
+    } else {
+      answer.showError((error as Error).message);
+      status.textContent = (error as Error).message;
+    }
+  } finally {
+    answer.setBusy(false);
+    running = null;
+    send.disabled = false;
+    stop.disabled = true;
+    messages.offerRegenerate(conversationId ? regenerate : undefined);
+    void history.load();
+  }
 }
 
 async function submit(): Promise<void> {
   const text = prompt.value.trim();
   if (!text || running) return;
   prompt.value = '';
-  addMessage('user', text);
-  const answer = addMessage('assistant', '');
-  answer.setAttribute('aria-busy', 'true');
-  let content = '';
-  running = new AbortController();
-  send.disabled = true;
-  stop.disabled = false;
-  status.textContent = 'Answering…';
-  try {
-    const response = await api('/web/api/chat', { method: 'POST', body: { conversationId, model: model.value, message: text }, signal: running.signal });
-    if (!response.ok) throw new Error(await errorMessage(response));
-    for await (const { event, data } of readJsonEvents(response)) {
-      const d = data as { id: string; text: string; message: string; usage: { outputTokens: number } };
-      if (event === 'conversation') conversationId = d.id;
-      else if (event === 'delta') {
-        content += d.text;
-        setContent(answer, 'assistant', content, false);
-        messages.scrollTop = messages.scrollHeight;
-      } else if (event === 'error') status.textContent = d.message;
-      else if (event === 'done') status.textContent = status.textContent === 'Answering…' ? `${d.usage.outputTokens} tokens` : status.textContent;
-    }
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') {
-      setContent(answer, 'assistant', content, true);
-      status.textContent = 'Stopped.';
-    } else {
-      status.textContent = (error as Error).message;
-    }
-  } finally {
-    answer.removeAttribute('aria-busy');
-    running = null;
-    send.disabled = false;
-    stop.disabled = true;
-    void loadConversations();
-  }
+  localStorage.setItem(LAST_MODEL, model.value);
+  messages.add('user', text);
+  await stream(messages.add('assistant', ''), { message: text });
+}
+
+function regenerate(): void {
+  if (running || !conversationId) return;
+  if (messages.last()?.role === 'assistant') messages.removeLast();
+  void stream(messages.add('assistant', ''), { regenerate: true });
 }
 
 form.addEventListener('submit', (event) => {
@@ -132,4 +151,6 @@ prompt.addEventListener('keydown', (event) => {
 });
 stop.addEventListener('click', () => running?.abort());
 byId('new-chat').addEventListener('click', newConversation);
-void loadConversations();
+chooseModel(localStorage.getItem(LAST_MODEL));
+systemPrompt.show('');
+void history.load();
