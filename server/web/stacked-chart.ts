@@ -62,6 +62,7 @@ export function stackedChart(input: StackedChartInput): SafeHtml {
   const top = step * 4;
   const every = Math.max(1, Math.ceil(buckets.length / TICKS_SHOWN));
   const colour = (i: number) => `series-${Math.min(i, SERIES_COLOURS - 1)}`;
+  const units = (n: number) => `${formatCount(n)} ${n === 1 ? input.unit.replace(/s$/, '') : input.unit}`;
   const summary = `${input.title}: ${formatCount(grand)} ${input.unit} in ${buckets.length} ${input.bucketHeading.toLowerCase()}s${grand > 0 ? `, at most ${formatCount(Math.max(...totals))} in one` : ''}.`;
 
   const bars = buckets.map((bucket, i) => {
@@ -71,7 +72,7 @@ export function stackedChart(input: StackedChartInput): SafeHtml {
       if (value <= 0) return '';
       const y = 100 - ((base + value) / top) * 100;
       base += value;
-      return html`<rect class="${colour(si)}" x="${(i + (1 - BAR_FILL) / 2).toFixed(2)}" y="${y.toFixed(3)}" width="${BAR_FILL}" height="${((value / top) * 100).toFixed(3)}"><title>${bucket.label} · ${s.name}: ${formatCount(value)} ${input.unit}</title></rect>`;
+      return html`<rect class="${colour(si)}" data-bucket="${i}" x="${(i + (1 - BAR_FILL) / 2).toFixed(2)}" y="${y.toFixed(3)}" width="${BAR_FILL}" height="${((value / top) * 100).toFixed(3)}"><title>${bucket.label} · ${s.name}: ${units(value)}</title></rect>`;
     });
   });
 
@@ -80,7 +81,7 @@ export function stackedChart(input: StackedChartInput): SafeHtml {
     <div class="schart-grid">
       <div class="schart-y" aria-hidden="true">${[4, 3, 2, 1, 0].map((k) => html`<span>${compactCount(step * k)}</span>`)}</div>
       <div class="schart-plot">
-        <svg viewBox="0 0 ${Math.max(1, buckets.length)} 100" preserveAspectRatio="none" role="img" aria-label="${summary} The table below lists every value.">
+        <svg viewBox="0 0 ${Math.max(1, buckets.length)} 100" preserveAspectRatio="none" data-unit="${input.unit}" role="img" aria-label="${summary} The table below lists every value.">
           ${[0, 25, 50, 75, 100].map((y) => html`<line class="gridline" x1="0" x2="${Math.max(1, buckets.length)}" y1="${y}" y2="${y}" vector-effect="non-scaling-stroke"></line>`)}
           ${bars}
         </svg>

@@ -59,12 +59,21 @@ describe('usage charts', () => {
     await page.goto(`${gateway.textUrl}/usage?period=24h`);
     await page.waitForSelector('#chart-requests svg rect', WAIT);
     assert.match((await page.textContent('#period-summary')) ?? '', /Last 24 hours, by hour \(UTC\)\. 6 requests/);
-    const titles = await page.$$eval('#chart-requests rect title', (nodes) => nodes.map((n) => n.textContent));
+    // The segments' <title>s (the hover text without script) moved into data-title for the script's tooltip.
+    const titles = await page.$$eval('#chart-requests rect[data-bucket]', (rects) => rects.map((r) => (r as SVGElement).dataset.title));
+    assert.equal(await page.$$eval('#chart-requests rect title', (nodes) => nodes.length), 0, 'no second, native tooltip');
     const hour = new Date().toISOString().slice(0, 13).replace('T', ' ');
     assert.ok(titles.includes(`${hour}:00 UTC · demo-chat: 5 requests`), titles.join(' | '));
-    assert.ok(titles.some((t) => /no model \(model lists, refused requests\): 1 requests$/.test(t ?? '')), 'the refused request is its own segment');
+    assert.ok(titles.some((t) => /no model \(model lists, refused requests\): 1 request$/.test(t ?? '')), 'the refused request is its own segment');
     const errorLegend = await page.$$eval('#chart-errors .legend li', (items) => items.map((li) => li.textContent?.replace(/\s+/g, ' ').trim()));
     assert.deepEqual(errorLegend, ['demo-chat 0', 'no model (model lists, refused requests) 1']);
+    await page.hover('#chart-requests rect[data-bucket="23"]');
+    await page.waitForSelector('.schart-tip:not([hidden])', WAIT);
+    const tooltip = (await page.innerText('.schart-tip')).split('\n');
+    assert.deepEqual(tooltip, [`${hour}:00 UTC`, 'no model (model lists, refused requests): 1 request', 'demo-chat: 5 requests', 'Total: 6 requests']);
+    await screenshot(page, 'usage-tooltip');
+    await page.mouse.move(0, 0);
+    await page.waitForSelector('.schart-tip', { state: 'hidden', ...WAIT });
     // Axis text is HTML, so it stays readable: at least 11 px on a desktop.
     const tick = await page.$eval('#chart-requests .schart-x span', (span) => parseFloat(getComputedStyle(span).fontSize));
     assert.ok(tick >= 11, `axis text ${tick}px`);
@@ -90,7 +99,7 @@ describe('usage charts', () => {
     await page.waitForURL((url) => url.searchParams.get('group') === 'key' && url.searchParams.get('period') === '7d', WAIT);
     const legend = await page.$$eval('#chart-requests .legend li', (items) => items.map((li) => li.textContent?.replace(/\s+/g, ' ').trim()));
     assert.deepEqual(legend, [`laptop ${laptop.hint} 3`, `ci ${ci.hint} 3`]);
-    const keyTitles = await page.$$eval('#chart-tokens rect title', (nodes) => nodes.map((n) => n.textContent ?? ''));
+    const keyTitles = await page.$$eval('#chart-tokens rect[data-bucket]', (rects) => rects.map((r) => (r as SVGElement).dataset.title ?? ''));
     assert.ok(keyTitles.some((t) => t.includes(`laptop ${laptop.hint}:`) && t.endsWith('tokens')), keyTitles.join(' | '));
     await screenshot(page, 'usage-7d-by-key');
 

@@ -2,7 +2,8 @@
 // day, or a custom range): stacked charts of requests, tokens and errors by model or by key, with
 // tables of the same numbers; what is left of key budgets; totals per key, per model and per client
 // session (for clients that name their sessions, such as coding agents). /usage.csv exports the
-// period. Everything works without JavaScript: the period and grouping are links and a GET form.
+// period. Everything works without JavaScript: the period and grouping are links and a GET form;
+// client/usage-entry.ts (/assets/js/usage.js) adds a tooltip per bar.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import type { UsageRow } from '../../store/usage-repo.ts';
@@ -37,6 +38,7 @@ export function totalsTable(label: string, rows: Array<[string, Totals]>) {
   </table></div>`;
 }
 
+const counted = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
 const modelName = (model: string) => (model === '(none)' ? 'no model (model lists, refused requests)' : model);
 
 function chartBucket(period: UsagePeriod, id: string): ChartBucket {
@@ -99,7 +101,7 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
 
   app.get<{ Querystring: UsageQueryString }>('/usage', { onRequest }, async (request, reply) => {
     const user = request.webUser!;
-    const page = (body: SafeHtml) => layout({ title: 'Usage', active: 'usage', user, csrfToken: request.webSession!.csrfToken, body, styles: ['/assets/usage.css'] });
+    const page = (body: SafeHtml) => layout({ title: 'Usage', active: 'usage', user, csrfToken: request.webSession!.csrfToken, body, styles: ['/assets/usage.css'], scripts: ['/assets/js/usage.js'] });
     let period: UsagePeriod;
     try {
       period = parsePeriod(request.query);
@@ -122,7 +124,7 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
     const body = html`
       <div class="page-head">
         <h1>Your usage</h1>
-        <p class="muted" id="period-summary">${period.description}. ${formatCount(summary.total.requests)} requests, ${formatCount(summary.total.inputTokens + summary.total.outputTokens)} tokens, ${formatCount(summary.total.errors)} errors.</p>
+        <p class="muted" id="period-summary">${period.description}. ${counted(summary.total.requests, 'request')}, ${counted(summary.total.inputTokens + summary.total.outputTokens, 'token')}, ${counted(summary.total.errors, 'error')}.</p>
         <p><a class="button small" id="csv-link" href="/usage.csv?${periodQuery(period)}" download>Download CSV</a> <a class="button small" href="/usage/requests">Request log</a></p>
       </div>
       ${controls(period, request.query)}
