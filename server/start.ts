@@ -86,6 +86,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   deps.metrics = new GatewayMetrics({
     pendingUsageBuckets: () => usage.pendingBuckets,
     usageFlushFailures: () => usage.flushFailures,
+    requestLog: () => ({ buffered: requestLog.buffered, dropped: requestLog.dropped }),
     databaseKeyLookups: () => shared.authenticator.databaseLookups,
     openResponses: () => lifecycle.openResponses,
     providersCooling: () => router.providers.map((p) => ({ provider: p.name, cooling: router.health.state(p.name) === 'cooling' })),

@@ -7,6 +7,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export interface MetricsSources {
   pendingUsageBuckets: () => number;
   usageFlushFailures: () => number;
+  /** The request log's buffer: entries waiting, and entries dropped because it was full. */
+  requestLog?: () => { buffered: number; dropped: number };
   databaseKeyLookups: () => number;
   openResponses: () => number;
   /** Each provider and whether its circuit is open (cooling down after failures). */
@@ -29,6 +31,11 @@ export class GatewayMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'gwctl_process_' });
     new Gauge({ name: 'gwctl_usage_buffer_buckets', help: 'Usage aggregates waiting to be written to the database.', registers: [this.registry], collect() { this.set(sources.pendingUsageBuckets()); } });
     new Gauge({ name: 'gwctl_usage_flush_failures', help: 'Usage writes that failed (retried with the next flush) since start.', registers: [this.registry], collect() { this.set(sources.usageFlushFailures()); } });
+    const requestLog = sources.requestLog;
+    if (requestLog) {
+      new Gauge({ name: 'gwctl_request_log_buffered', help: 'Request log entries waiting to be written to the database.', registers: [this.registry], collect() { this.set(requestLog().buffered); } });
+      new Gauge({ name: 'gwctl_request_log_dropped', help: 'Request log entries dropped since start because the buffer was full (the database was away).', registers: [this.registry], collect() { this.set(requestLog().dropped); } });
+    }
     new Gauge({ name: 'gwctl_key_lookups_database', help: 'Key lookups that read the database (cache misses or cache bypassed) since start.', registers: [this.registry], collect() { this.set(sources.databaseKeyLookups()); } });
     new Gauge({
       name: 'gwctl_provider_cooling',

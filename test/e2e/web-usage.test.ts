@@ -12,6 +12,7 @@ import { GatewayProcess, isolateClientEnvironment, type CreatedKey } from '../he
 import { browserLogin, watchProblems, type PageProblems } from '../helpers/web-page.ts';
 
 const ADMIN_PASSWORD = 'admin-password-123';
+const METRICS_TOKEN = 'metrics-token-for-this-test';
 const WAIT = { timeout: 60_000 };
 let gateway: GatewayProcess;
 let browser: TestBrowser;
@@ -34,7 +35,7 @@ async function logRows(p: Page): Promise<string[][]> {
 
 before(async () => {
   restoreEnv = isolateClientEnvironment();
-  gateway = await GatewayProcess.start({ adminPassword: ADMIN_PASSWORD });
+  gateway = await GatewayProcess.start({ adminPassword: ADMIN_PASSWORD, env: { GWCTL_METRICS_TOKEN: METRICS_TOKEN } });
   laptop = await gateway.createKey('admin', 'laptop');
   ci = await gateway.createKey('admin', 'ci');
   const viaLaptop = new OpenAI({ baseURL: `${gateway.textUrl}/v1`, apiKey: laptop.key, maxRetries: 0, defaultHeaders: { 'x-session-id': 'e2e-session-1' } });
@@ -161,6 +162,16 @@ describe('request log', () => {
     assert.ok(ofLaptop.every((r) => r[1] === `laptop ${laptop.hint}` && r[2] === 'demo-chat' && r[3] === '200' && Number(r[4]) > 0 && Number(r[5]) > 0));
     await screenshot(page, 'request-log-desktop');
     assert.deepEqual(problems.take(), []);
+  });
+});
+
+describe('request log buffer in the metrics', () => {
+  test('/metrics shows what waits in the buffer and what was dropped (none here)', async () => {
+    const response = await fetch(`${gateway.textUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    assert.equal(response.status, 200);
+    const text = await response.text();
+    assert.match(text, /^gwctl_request_log_buffered \d+$/m);
+    assert.match(text, /^gwctl_request_log_dropped 0$/m);
   });
 });
 
