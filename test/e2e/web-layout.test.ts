@@ -38,6 +38,7 @@ const PAGES: PageCase[] = [
   { name: 'images', path: () => '/apps/images', title: /^Images · gwctl$/, current: 'Images', control: '#image-prompt' },
   { name: 'keys', path: () => '/keys', title: /^API keys · gwctl$/, current: 'API keys', control: '#create-key-form input[name="name"]' },
   { name: 'usage', path: () => '/usage', title: /^Usage · gwctl$/, current: 'Usage', control: 'main a, main select, main input, main button' },
+  { name: 'request-log', path: () => '/usage/requests', title: /^Request log · gwctl$/, current: 'Usage', control: 'main select[name="key"]' },
   { name: 'admin', path: () => '/admin', title: /^Users · gwctl$/, current: 'Users', control: 'form[action="/admin/users"] input[name="username"]' },
   { name: 'key-limits', path: () => `/keys/${keyId}/limits`, title: /^Key limits · gwctl$/, current: 'API keys', control: 'main input[name="models"]' },
   { name: 'user-limits', path: () => `/admin/users/${adminId}/limits`, title: /^User limits · gwctl$/, current: 'Users', control: 'main input[name="models"]' },
