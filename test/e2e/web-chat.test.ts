@@ -193,6 +193,7 @@ describe('chat', () => {
     await openChat();
 
     const zebra = page.locator('#conversation-list li', { hasText: 'Plan a trip with zebras' });
+    await zebra.locator('button.more').click();
     await zebra.locator('button.rename').click();
     // While renaming, the item holds a form instead of the title.
     const editing = page.locator('#conversation-list input.rename-input');
@@ -203,6 +204,7 @@ describe('chat', () => {
     await page.waitForFunction(() => [...document.querySelectorAll('#conversation-list button.open')].some((b) => b.textContent === 'Safari notes'), undefined, WAIT);
 
     const renamed = page.locator('#conversation-list li', { hasText: 'Safari notes' });
+    await renamed.locator('button.more').click();
     await renamed.locator('button.rename').click();
     assert.equal(await editing.getAttribute('maxlength'), '120', 'the field stops at the longest title the server takes');
     await editing.fill('   ');
@@ -225,6 +227,7 @@ describe('chat', () => {
 
     await renamed.locator('button.open').click();
     await page.waitForSelector('.turn.user', WAIT);
+    await renamed.locator('button.more').click();
     await renamed.locator('button.delete').click();
     await page.click('#conversation-list .confirm-delete');
     await page.waitForFunction(() => ![...document.querySelectorAll('#conversation-list button.open')].some((b) => b.textContent === 'Safari notes'), undefined, WAIT);
@@ -234,11 +237,14 @@ describe('chat', () => {
     assert.ok(!(await conversationTitles()).includes('Safari notes'), 'gone after reload too');
   });
 
-  test('screenshots at desktop and 360 px wide; nothing scrolls sideways on a phone', async () => {
+  test('screenshots at desktop (light and dark) and 360 px wide; nothing scrolls sideways on a phone', async () => {
     await openChat();
     await page.locator('#conversation-list button.open', { hasText: 'Show me code' }).click();
     await page.waitForSelector('.code-block', WAIT);
     await screenshot(page, 'chat-desktop');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'chat-desktop-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     const phone = watch(await context.newPage());
     await phone.setViewportSize({ width: 360, height: 740 });
     await phone.goto(`${gateway.textUrl}/apps/chat`);

@@ -72,9 +72,17 @@ export class ConversationHistory {
         'aria-current': String(conversation.id === this.current),
         onclick: () => this.events.open(conversation.id),
       });
-      const rename = element('button', { type: 'button', class: 'icon rename', text: 'Rename', 'aria-label': `Rename “${conversation.title}”`, onclick: () => editTitle() });
-      const remove = element('button', { type: 'button', class: 'icon delete', text: 'Delete', 'aria-label': `Delete “${conversation.title}”`, onclick: () => confirmDelete() });
-      li.replaceChildren(open, element('span', { class: 'item-actions' }, [rename, remove]));
+      const rename = element('button', { type: 'button', class: 'small rename', text: 'Rename', onclick: () => editTitle() });
+      const remove = element('button', { type: 'button', class: 'small danger delete', text: 'Delete', onclick: () => confirmDelete() });
+      const actions = element('div', { class: 'item-actions', role: 'group', 'aria-label': `Actions for “${conversation.title}”`, hidden: true }, [rename, remove]);
+      const more = element('button', { type: 'button', class: 'more', text: '⋯', title: 'Rename or delete', 'aria-label': `Rename or delete “${conversation.title}”`, 'aria-expanded': 'false' });
+      more.addEventListener('click', () => {
+        const expand = actions.hidden;
+        actions.hidden = !expand;
+        more.setAttribute('aria-expanded', String(expand));
+        if (expand) rename.focus();
+      });
+      li.replaceChildren(element('div', { class: 'item-row' }, [open, more]), actions);
     };
     const editTitle = () => {
       const input = element('input', { type: 'text', class: 'rename-input', value: conversation.title, maxlength: String(this.maxTitle), 'aria-label': 'New title' });
