@@ -1,11 +1,13 @@
 // The images app's history in a real browser: a picture drawn with the demo model is still there
-// after a reload, downloads as a PNG, can be deleted, and no other user can fetch it.
+// after a reload, downloads as a PNG, can be deleted, and no other user can fetch it. On PostgreSQL,
+// a picture drawn through one instance is served, downloaded and deleted through another.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.ts';
 import { GatewayProcess } from '../helpers/gateway-process.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.ts';
 import { browserLogin, watchProblems, type PageProblems } from '../helpers/web-page.ts';
 
 const ADMIN_PASSWORD = 'admin-password-123';
@@ -80,4 +82,55 @@ test('a drawn picture is in the history after a reload, downloads as a PNG, and 
   assert.equal(await page.locator(`#gallery figure[data-id="${ids[0]}"]`).count(), 0, 'gone after a reload');
   assert.equal((await page.request.get(`${gateway.textUrl}/web/api/images/${ids[0]}`)).status(), 404);
   assert.deepEqual(problems.take(), [], 'no console errors, page errors or failed requests');
+});
+
+describe('PostgreSQL, two instances', () => {
+  let database: TestDatabase;
+  let first: GatewayProcess;
+  let second: GatewayProcess;
+  let shared: BrowserContext;
+
+  before(async () => {
+    database = await createTestDatabase('web_images');
+    const env = { GWCTL_DATABASE_URL: database.url };
+    first = await GatewayProcess.start({ adminPassword: ADMIN_PASSWORD, env });
+    second = await GatewayProcess.start({ env });
+    // Both listen on 127.0.0.1, so the browser sends the session cookie to both, as behind a balancer.
+    shared = await browser.browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  });
+  after(async () => {
+    await shared?.close();
+    await first?.cleanup();
+    await second?.cleanup();
+    await database?.drop();
+  });
+
+  test('drawn on one instance, shown, downloaded and deleted through the other', async () => {
+    const onFirst = await browserLogin(shared, first.textUrl, 'admin', ADMIN_PASSWORD, '/apps/images');
+    const seen = watchProblems(onFirst);
+    await onFirst.waitForSelector('#history-empty:not(.hidden)', WAIT);
+    await onFirst.fill('#image-prompt', 'harbour lights');
+    await onFirst.selectOption('#image-size', '256x256');
+    await onFirst.click('#generate');
+    await onFirst.waitForSelector('#gallery figure', WAIT);
+    const id = (await onFirst.$eval('#gallery figure', (f) => (f as HTMLElement).dataset.id))!;
+    assert.match(id, /^img_/);
+
+    await onFirst.goto(`${second.textUrl}/apps/images`);
+    await onFirst.waitForSelector(`#gallery figure[data-id="${id}"]`, WAIT);
+    await onFirst.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('#gallery img');
+      return img !== null && img.complete && img.naturalWidth === 256;
+    }, undefined, WAIT);
+    const [download] = await Promise.all([onFirst.waitForEvent('download', WAIT), onFirst.getByRole('link', { name: /Download/ }).click()]);
+    const png = readFileSync((await download.path())!);
+    assert.equal(png.subarray(1, 4).toString('ascii'), 'PNG');
+    const direct = await onFirst.request.get(`${first.textUrl}/web/api/images/${id}`);
+    assert.deepEqual(Buffer.from(await direct.body()), png, 'the same bytes from either instance');
+
+    await onFirst.getByRole('button', { name: /Delete/ }).click();
+    await onFirst.waitForSelector(`#gallery figure[data-id="${id}"]`, { state: 'detached', ...WAIT });
+    assert.equal((await onFirst.request.get(`${first.textUrl}/web/api/images/${id}`)).status(), 404, 'gone for the other instance too');
+    assert.deepEqual(seen.take(), []);
+  });
 });
