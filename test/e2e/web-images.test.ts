@@ -84,6 +84,25 @@ test('a drawn picture is in the history after a reload, downloads as a PNG, and 
   assert.deepEqual(problems.take(), [], 'no console errors, page errors or failed requests');
 });
 
+test('the history shows 24 pictures at first and the rest with Show more', async () => {
+  const csrf = (await page.getAttribute('meta[name="csrf-token"]', 'content'))!;
+  for (let i = 0; i < 7; i += 1) {
+    const drawn = await page.request.post(`${gateway.textUrl}/web/api/images`, { headers: { 'x-csrf-token': csrf }, data: { prompt: `tile ${i}`, size: '256x256', n: 4 } });
+    assert.equal(drawn.status(), 200);
+  }
+  const total = (await (await page.request.get(`${gateway.textUrl}/web/api/images`)).json()).total as number;
+  assert.ok(total > 24 && total <= 50, `total ${total}`);
+  await page.goto(`${gateway.textUrl}/apps/images`);
+  await page.waitForFunction(() => document.querySelectorAll('#gallery figure').length === 24, undefined, WAIT);
+  assert.equal(await page.isVisible('#history-more'), true);
+  await page.click('#history-more');
+  await page.waitForFunction((n) => document.querySelectorAll('#gallery figure').length === n, total, WAIT);
+  assert.equal(await page.isVisible('#history-more'), false, 'nothing more to show');
+  const ids = await page.$$eval('#gallery figure', (figures) => figures.map((f) => (f as HTMLElement).dataset.id));
+  assert.equal(new Set(ids).size, total, 'no picture shown twice');
+  assert.deepEqual(problems.take(), []);
+});
+
 describe('PostgreSQL, two instances', () => {
   let database: TestDatabase;
   let first: GatewayProcess;
