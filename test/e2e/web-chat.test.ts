@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.ts';
-import { FakeUpstream, sseReply } from '../helpers/fake-upstream.ts';
+import { FakeUpstream, jsonReply, sseReply } from '../helpers/fake-upstream.ts';
 import { GatewayProcess } from '../helpers/gateway-process.ts';
 
 const ADMIN_PASSWORD = 'admin-password-123';
@@ -20,6 +20,8 @@ let browser: TestBrowser;
 let context: BrowserContext;
 let page: Page;
 let answers = 0;
+/** The next scripted answer fails with a 500 (a provider outage during a retry). */
+let failNext = false;
 const problems: string[] = [];
 
 /** The scripted upstream's answer: a code block, the system prompt it got, and a running number. */
@@ -58,6 +60,10 @@ async function conversationTitles(): Promise<string[]> {
 before(async () => {
   upstream = await FakeUpstream.start();
   upstream.handle((request) => {
+    if (failNext) {
+      failNext = false;
+      return jsonReply(500, { error: { message: 'The scripted upstream is down.', type: 'server_error' } });
+    }
     const text = scriptedAnswer(request.json());
     const pieces = text.match(/[^]{1,12}/g)!;
     const chunk = (delta: object, extra: object = {}) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'scripted-chat', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
@@ -182,6 +188,13 @@ describe('chat', () => {
     await page.waitForSelector('.turn.assistant', WAIT);
     assert.equal(await page.locator('.turn.assistant').count(), 1, 'the history keeps one answer');
     assert.match((await page.textContent('.turn.assistant .msg'))!, new RegExp(`Answer number ${Number(first) + 1}\\.`));
+
+    failNext = true;
+    await page.click('.turn.assistant button.regenerate');
+    await page.waitForFunction(() => /The previous answer was kept\.$/.test(document.getElementById('chat-status')?.textContent ?? ''), undefined, WAIT);
+    assert.match((await page.textContent('#chat-status'))!, /The scripted upstream is down\./);
+    assert.equal(await page.locator('.turn.assistant').count(), 1);
+    assert.match((await page.textContent('.turn.assistant .msg'))!, new RegExp(`Answer number ${Number(first) + 1}\\.`), 'a failed retry keeps the answer');
   });
 
   test('rename, search (titles and message text) and delete conversations', async () => {

@@ -81,6 +81,7 @@ function newConversation(): void {
 async function stream(answer: Turn, body: Record<string, unknown>): Promise<void> {
   let content = '';
   let failed = false;
+  let stopped = false;
   running = new AbortController();
   send.disabled = true;
   stop.disabled = false;
@@ -108,6 +109,7 @@ async function stream(answer: Turn, body: Record<string, unknown>): Promise<void
     if (!failed) status.textContent = '';
   } catch (error) {
     if ((error as Error).name === 'AbortError') {
+      stopped = true;
       answer.markStopped();
       status.textContent = 'Stopped.';
     } else {
@@ -121,6 +123,12 @@ async function stream(answer: Turn, body: Record<string, unknown>): Promise<void
     stop.disabled = true;
     messages.offerRegenerate(conversationId ? regenerate : undefined);
     void history.load();
+  }
+  // A retry that produced no text left the previous answer in place on the server: show it again.
+  if (body.regenerate && content === '' && !stopped && conversationId) {
+    const problem = status.textContent ?? '';
+    await openConversation(conversationId);
+    status.textContent = `${problem} The previous answer was kept.`.trim();
   }
 }
 
