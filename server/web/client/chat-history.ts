@@ -24,7 +24,7 @@ export class ConversationHistory {
   constructor(
     private readonly list: HTMLUListElement,
     private readonly note: HTMLElement,
-    searchInput: HTMLInputElement,
+    private readonly searchInput: HTMLInputElement,
     private readonly maxTitle: number,
     private readonly events: HistoryEvents,
   ) {
@@ -129,8 +129,11 @@ export class ConversationHistory {
           error.textContent = await errorMessage(response);
           return;
         }
+        const next = (li.nextElementSibling ?? li.previousElementSibling)?.querySelector<HTMLElement>('button.open');
         li.remove();
         if (conversation.id === this.current) this.events.deletedCurrent();
+        // Keyboard users keep their place: the neighbouring conversation, or the search field.
+        (next ?? this.searchInput).focus();
         if (!this.list.children.length) await this.load();
       });
       li.replaceChildren(
