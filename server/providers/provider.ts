@@ -32,6 +32,8 @@ export interface ProviderResponse {
   status: number;
   headers: Record<string, string>;
   body: AsyncIterable<Uint8Array>;
+  /** The whole body, once the gateway has read it (a JSON answer settled before relaying). */
+  bytes?: Buffer;
 }
 
 /** What a model produces: text (chat, messages, Responses), images, or embeddings. */

@@ -3,28 +3,19 @@
 // backpressure (or event by event through a translation) while usage is read on the side.
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
-import { RESPONSES_TERMINAL_EVENTS } from '../../core/protocol/responses-types.ts';
-import { SseParser } from '../../core/protocol/sse.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError, type ProviderResponse } from '../providers/provider.ts';
 import { clientErrorBody } from '../providers/translate/error-translation.ts';
 import { isRecord, parseJsonText } from '../providers/translate/json-values.ts';
 import { TranslationError } from '../providers/translate/translation-error.ts';
 import type { Translator } from '../providers/translate/translators.ts';
-import { isUsageOnlyChunk, StreamUsage, usageFromJson } from '../usage/usage-extractor.ts';
+import { usageFromJson } from '../usage/usage-extractor.ts';
 import { readBody } from './read-body.ts';
-import { streamErrorEvent } from './stream-error-event.ts';
+import { passThroughStream } from './passthrough-stream.ts';
 import { translatedStream } from './translated-stream.ts';
 import { relayUpstreamHeaders } from './upstream-headers.ts';
 
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
-
-/** A Responses stream ends with response.completed, .incomplete or .failed (named by `event:`, or first in the data). */
-const RESPONSES_END_DATA = /^\{"type":"response\.(completed|incomplete|failed)"/;
-function isResponsesEnd(data: string, event?: string): boolean {
-  return event === undefined ? RESPONSES_END_DATA.test(data) : RESPONSES_TERMINAL_EVENTS.has(event);
-}
 
 /** Milliseconds spent waiting on upstreams (sending, waiting for headers, reading bodies, backing off). */
 export interface UpstreamTiming {
@@ -104,13 +95,13 @@ export async function relayResponse(request: FastifyRequest, reply: FastifyReply
   const contentType = response.headers['content-type'] ?? 'application/json';
 
   if (response.status >= 400) {
-    const bytes = await readUpstreamBody(response.body, options.providerName, options.abort, options.timing);
+    const bytes = response.bytes ?? await readUpstreamBody(response.body, options.providerName, options.abort, options.timing);
     return sendUpstreamError(request, reply, { status: response.status, headers: response.headers, bytes }, options);
   }
   markServed(request, reply, response.headers, options);
 
   if (!contentType.includes('text/event-stream')) {
-    const bytes = await readUpstreamBody(response.body, options.providerName, options.abort, options.timing);
+    const bytes = response.bytes ?? (await readUpstreamBody(response.body, options.providerName, options.abort, options.timing));
     if (!options.translator) {
       const usage = usageFromJson(surface, parseJsonText(bytes.toString('utf8')));
       state.inputTokens = usage.inputTokens;
@@ -136,53 +127,9 @@ export async function relayResponse(request: FastifyRequest, reply: FastifyReply
 
   stampOverhead(reply, options.timing);
   const stream = options.translator
-    ? translatedStream(surface, response.body, state, { ...options, translator: options.translator })
-    : relayStream(surface, response.body, state, options);
+    ? Readable.from(translatedStream(surface, response.body, state, { ...options, translator: options.translator }), { objectMode: false })
+    : passThroughStream(surface, response.body, state, options);
   const type = options.translator ? 'text/event-stream; charset=utf-8' : contentType;
   reply.code(response.status).headers({ 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-  return reply.send(Readable.from(stream, { objectMode: false }));
-}
-
-async function* relayStream(
-  surface: ApiSurface,
-  body: AsyncIterable<Uint8Array>,
-  state: FastifyRequest['gateway'],
-  options: RelayOptions,
-): AsyncGenerator<Buffer> {
-  const parser = new SseParser();
-  const usage = new StreamUsage(surface, state);
-  let finished = false;
-  const observe = (data: string, event?: string) => {
-    usage.observe(data);
-    if (data === '[DONE]' || event === 'message_stop' || event === 'error' || isResponsesEnd(data, event)) finished = true;
-  };
-  try {
-    for await (const chunk of body) {
-      const events = parser.push(chunk);
-      if (!options.stripUsageChunk) {
-        for (const e of events) observe(e.data, e.event);
-        yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        continue;
-      }
-      for (const e of events) {
-        observe(e.data, e.event);
-        if (!isUsageOnlyChunk(e.data)) yield Buffer.from(e.raw);
-      }
-    }
-    for (const e of parser.end()) {
-      observe(e.data, e.event);
-      if (options.stripUsageChunk && !isUsageOnlyChunk(e.data)) yield Buffer.from(e.raw);
-    }
-    if (!finished) {
-      state.outcomeStatus = 502;
-      state.outcome = 'upstream_cut';
-      yield Buffer.from(streamErrorEvent(surface, `The upstream provider "${options.providerName}" closed the stream before it was complete; the answer is cut off. Retry the request.`));
-    }
-  } catch (error) {
-    if (options.abort.signal.aborted) return;
-    state.outcomeStatus = 502;
-    state.outcome = 'upstream_cut';
-    const reason = (error as Error)?.message ?? 'stream error';
-    yield Buffer.from(streamErrorEvent(surface, `The upstream provider "${options.providerName}" failed during the stream (${reason}); the answer is incomplete. Retry the request.`));
-  }
+  return reply.send(stream);
 }

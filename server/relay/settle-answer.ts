@@ -1,26 +1,64 @@
 // Before an answer is committed to the client, the gateway makes sure the upstream really is
 // answering: a JSON body is read whole, a stream until its first chunk. A failure up to that point
 // has sent nothing to the client yet, so the request may still go to another provider.
+import { Readable } from 'node:stream';
 import type { ProviderResponse } from '../providers/provider.ts';
 import { UpstreamError } from '../providers/provider.ts';
 import { readUpstreamBody, type UpstreamTiming } from './relay-response.ts';
 
-async function* once(bytes: Buffer): AsyncGenerator<Uint8Array> {
-  yield bytes;
+const EMPTY: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
+
+/**
+ * Resolves once the stream has a first chunk (put back, the stream left paused) or has ended;
+ * rejects if it fails first. No chunk is consumed and nothing is wrapped.
+ */
+function firstChunk(body: Readable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      cleanup();
+      body.pause();
+      body.unshift(chunk);
+      resolve();
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve();
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+  });
 }
 
-async function* replay(first: Uint8Array[], rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
-  for (const chunk of first) yield chunk;
-  try {
-    for (;;) {
-      const next = await rest.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    // The client left or the relay stopped early: release the upstream body.
-    await rest.return?.();
-  }
+/** The same for any other async iterable: the first chunk is read and replayed. */
+async function firstOfIterable(body: AsyncIterable<Uint8Array>): Promise<AsyncIterable<Uint8Array>> {
+  const iterator = body[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  return Readable.from(
+    (async function* replay() {
+      if (!first.done) yield first.value;
+      try {
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        // The client left or the relay stopped early: release the upstream body.
+        await iterator.return?.();
+      }
+    })(),
+    { objectMode: false },
+  );
 }
 
 /** The response with its body already (partly) read; throws UpstreamError when reading failed. */
@@ -28,13 +66,15 @@ export async function settleAnswer(response: ProviderResponse, providerName: str
   const isStream = (response.headers['content-type'] ?? '').includes('text/event-stream');
   if (!isStream) {
     const bytes = await readUpstreamBody(response.body, providerName, abort, timing);
-    return { ...response, body: once(bytes) };
+    return { ...response, body: EMPTY, bytes };
   }
-  const iterator = response.body[Symbol.asyncIterator]();
   const started = performance.now();
   try {
-    const first = await iterator.next();
-    return { ...response, body: replay(first.done ? [] : [first.value], iterator) };
+    if (response.body instanceof Readable) {
+      await firstChunk(response.body);
+      return response;
+    }
+    return { ...response, body: await firstOfIterable(response.body) };
   } catch (error) {
     if (abort.signal.aborted) throw error;
     const timedOut = (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';

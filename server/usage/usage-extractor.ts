@@ -27,7 +27,7 @@ export function usageFromJson(surface: ApiSurface, body: unknown): TokenCounts {
 }
 
 /** A usage object (not `"usage":null`, which chat streams send in every chunk). */
-const HAS_USAGE_OBJECT = /"usage"\s*:\s*\{/;
+export const HAS_USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
 /** String values of the fields that carry generated text in the protocols' stream events (Responses: `delta`). */
 const GENERATED_TEXT = /"(?:text|content|thinking|partial_json|arguments|reasoning_content|delta)":"((?:[^"\\]|\\.)*)"/g;
@@ -50,7 +50,12 @@ export class StreamUsage implements TokenCounts {
 
   observe(data: string): void {
     if (data === '[DONE]' || data === '') return;
-    this.countGenerated(data);
+    this.countText(data);
+    this.readUsage(data);
+  }
+
+  /** Reads the token counts of one event's data, when it carries a usage object. */
+  readUsage(data: string): void {
     if (!HAS_USAGE_OBJECT.test(data)) return;
     let event: unknown;
     try {
@@ -63,9 +68,10 @@ export class StreamUsage implements TokenCounts {
     this.publish();
   }
 
-  private countGenerated(data: string): void {
+  /** Counts the generated text in any stretch of complete events (one event's data, or many raw events). */
+  countText(text: string): void {
     GENERATED_TEXT.lastIndex = 0;
-    for (let match = GENERATED_TEXT.exec(data); match; match = GENERATED_TEXT.exec(data)) this.generatedChars += match[1]!.length;
+    for (let match = GENERATED_TEXT.exec(text); match; match = GENERATED_TEXT.exec(text)) this.generatedChars += match[1]!.length;
     if (this.target) this.target.generatedChars = this.generatedChars;
   }
 

@@ -1,0 +1,88 @@
+// Watches a same-protocol stream on its way to the client without slowing it: usage, whether the
+// stream reached its terminal event, and the generated text relayed (for estimates). Text is decoded
+// once per chunk; only complete events are looked at, and only the few that can matter (usage,
+// terminal and error events) are parsed into events, by the project's one SSE parser. Memory is
+// the unfinished event at the end of the last chunk, whatever the stream's length.
+import { StringDecoder } from 'node:string_decoder';
+import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
+import { RESPONSES_TERMINAL_EVENTS } from '../../core/protocol/responses-types.ts';
+import { SseParser, type SseEvent } from '../../core/protocol/sse.ts';
+import { HAS_USAGE_OBJECT, isUsageOnlyChunk, StreamUsage, type TokenCounts } from '../usage/usage-extractor.ts';
+
+/** Text whose events may carry usage, end the stream or report an error: these are parsed. */
+const MAY_MATTER = /"usage"\s*:\s*\{|\[DONE\]|message_stop|error|response\.(?:completed|incomplete|failed)/;
+
+/** A Responses stream ends with response.completed, .incomplete or .failed (named by `event:`, or first in the data). */
+const RESPONSES_END_DATA = /^\{"type":"response\.(completed|incomplete|failed)"/;
+
+function isTerminal(e: SseEvent): boolean {
+  if (e.data === '[DONE]' || e.event === 'message_stop' || e.event === 'error') return true;
+  return e.event === undefined ? RESPONSES_END_DATA.test(e.data) : RESPONSES_TERMINAL_EVENTS.has(e.event);
+}
+
+/** The index just after the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`), or -1. */
+function lastEventEnd(text: string): number {
+  const lf = text.lastIndexOf('\n\n');
+  const crlf = text.lastIndexOf('\n\r\n');
+  const cr = text.lastIndexOf('\r\r');
+  return Math.max(lf === -1 ? -1 : lf + 2, crlf === -1 ? -1 : crlf + 3, cr === -1 ? -1 : cr + 2);
+}
+
+export class StreamObserver {
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly usage: StreamUsage;
+  /** The start of an event whose blank line has not arrived yet. */
+  private pending = '';
+  /** True once the stream's terminal event ([DONE], message_stop, error, a Responses end) went by. */
+  finished = false;
+
+  /**
+   * @param strip drop the usage-only chunk the gateway asked for on the client's behalf; the
+   *   output is then whole events (what `take` returns), otherwise each chunk as received.
+   */
+  constructor(
+    surface: ApiSurface,
+    target: TokenCounts & { generatedChars?: number },
+    private readonly strip: boolean,
+  ) {
+    this.usage = new StreamUsage(surface, target);
+  }
+
+  /** Observes one upstream chunk; returns what to send on: the chunk itself unless stripping. */
+  take(chunk: Buffer): Buffer | string {
+    const text = this.pending + this.decoder.write(chunk);
+    const end = lastEventEnd(text);
+    if (end === -1) {
+      this.pending = text;
+      return this.strip ? '' : chunk;
+    }
+    this.pending = text.slice(end);
+    const sent = this.observe(text.slice(0, end), false);
+    return this.strip ? sent : chunk;
+  }
+
+  /** At the end of the body: a last event without its blank line. Returns what to send on. */
+  end(): string {
+    const text = this.pending + this.decoder.end();
+    this.pending = '';
+    if (text.trim() === '') return this.strip ? text : '';
+    const sent = this.observe(text, true);
+    return this.strip ? sent : '';
+  }
+
+  /** Returns the events to send (all but a stripped usage-only chunk). */
+  private observe(events: string, last: boolean): string {
+    this.usage.countText(events);
+    if (!MAY_MATTER.test(events)) return events;
+    const parser = new SseParser();
+    const parsed = parser.push(events);
+    if (last) parsed.push(...parser.end());
+    let sent = '';
+    for (const e of parsed) {
+      if (e.data !== '[DONE]') this.usage.readUsage(e.data);
+      if (isTerminal(e)) this.finished = true;
+      if (!this.strip || !isUsageOnlyChunk(e.data)) sent += e.raw;
+    }
+    return sent;
+  }
+}
