@@ -48,6 +48,14 @@ export interface RequestLogQuery {
   limit: number;
 }
 
+/**
+ * Entry ids: a random prefix per process and a counter, unique across instances and restarts
+ * without asking the random source once per request.
+ */
+const ID_PREFIX = `${newId('req')}_`;
+let idCounter = 0;
+const nextEntryId = (): string => ID_PREFIX + (idCounter++).toString(36);
+
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound on bound parameters (11 a row). */
 const ROWS_PER_INSERT = 500;
 
@@ -58,7 +66,7 @@ export class RequestLogRepo {
   async insert(entries: RequestLogInput[]): Promise<void> {
     if (entries.length === 0) return;
     const rows: RequestLogTable[] = entries.map((e) => ({
-      id: newId('req'),
+      id: nextEntryId(),
       at: new Date(e.at).toISOString(),
       user_id: e.userId,
       key_id: e.keyId,
