@@ -19,6 +19,8 @@ export interface GatewayRequestState {
   /** Characters of generated text relayed so far (for an estimate when the upstream sent no usage). */
   generatedChars?: number;
   usageRecorded: boolean;
+  /** Aborts the upstream call when the client's response closes before it finished. */
+  abort?: AbortController;
   /** Counted in the metrics already. */
   observed?: boolean;
 }

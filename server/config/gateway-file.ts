@@ -29,6 +29,8 @@ export interface ProviderConfig {
   apiKeyEnv?: string;
   authHeader: 'x-api-key' | 'bearer';
   timeoutMs: number;
+  /** Connections kept to the upstream at most (default: as many as requests in flight). */
+  maxConnections?: number;
   models: ModelEntry[];
   chunkDelayMs?: number;
   /** An `openai` upstream that also serves the Responses API (/responses): Responses clients pass through. */
@@ -67,6 +69,11 @@ function fail(file: string, field: string, problem: string): never {
 function positiveInteger(file: string, field: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(file, field, 'must be a whole number >= 0');
+  return value;
+}
+
+function atLeastOne(file: string, field: string, value: number | undefined): number | undefined {
+  if (value === 0) fail(file, field, 'must be at least 1 (leave it out for no limit)');
   return value;
 }
 
@@ -118,6 +125,7 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
     }
     const defaultMaxTokens = positiveInteger(file, `${at}.defaultMaxTokens`, p.defaultMaxTokens);
     if (defaultMaxTokens === 0) fail(file, `${at}.defaultMaxTokens`, 'must be at least 1');
+    if (type === 'demo' && p.maxConnections !== undefined) fail(file, `${at}.maxConnections`, 'applies to providers with a baseUrl only');
     return {
       name: p.name,
       type,
@@ -125,6 +133,7 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
       apiKeyEnv: p.apiKeyEnv as string | undefined,
       authHeader: (p.authHeader as 'x-api-key' | 'bearer' | undefined) ?? 'x-api-key',
       timeoutMs: positiveInteger(file, `${at}.timeoutMs`, p.timeoutMs) ?? DEFAULT_TIMEOUT_MS,
+      maxConnections: atLeastOne(file, `${at}.maxConnections`, positiveInteger(file, `${at}.maxConnections`, p.maxConnections)),
       models,
       chunkDelayMs: positiveInteger(file, `${at}.chunkDelayMs`, p.chunkDelayMs),
       responsesApi: p.responsesApi === true,

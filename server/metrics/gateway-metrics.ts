@@ -24,7 +24,7 @@ export class GatewayMetrics {
   readonly overhead = new Histogram({ name: 'gwctl_gateway_overhead_seconds', help: "The gateway's own time per request (total minus time waiting on upstreams), by route.", labelNames: ['route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly upstreamFailures = new Counter({ name: 'gwctl_upstream_failures_total', help: 'Upstream calls that failed (connection, timeout, 429/5xx before the answer started), by provider and kind.', labelNames: ['provider', 'kind'], registers: [this.registry] });
   readonly retries = new Counter({ name: 'gwctl_upstream_retries_total', help: 'Extra upstream calls made for a request (retries and fallbacks), by route.', labelNames: ['route'], registers: [this.registry] });
-  readonly openStreams = new Gauge({ name: 'gwctl_open_streams', help: 'Streamed answers being relayed now.', registers: [this.registry] });
+  readonly openStreams = new Gauge({ name: 'gwctl_open_streams', help: 'Streamed API answers being relayed now.', registers: [this.registry] });
   readonly rateLimited = new Counter({ name: 'gwctl_rate_limited_total', help: 'Requests refused by the per-key rate limit.', registers: [this.registry] });
 
   constructor(sources: MetricsSources) {

@@ -14,34 +14,43 @@ import { promptChars, tokensFromChars } from '../usage/estimate-tokens.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
   app.decorateRequest('gateway', null as never);
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks take a callback rather than returning a promise: no promise and no microtask per request.
+  app.addHook('onRequest', (request, reply, done) => {
     request.gateway = { surface: surfaceOf(request.url, request.headers['anthropic-version']), inputTokens: 0, outputTokens: 0, usageRecorded: false };
     reply.header('x-request-id', request.id);
     if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
-    // A response that closes before it finished: the client left, or a shutdown cut it. What reached
-    // a provider is counted all the same, with the tokens known at that moment.
     if (!request.headers.host && request.raw.httpVersion === '1.1') {
-      throw new GatewayError(400, 'missing_host', 'HTTP/1.1 requests need a Host header; send the address the client connects to.', { headers: { connection: 'close' } });
+      return done(new GatewayError(400, 'missing_host', 'HTTP/1.1 requests need a Host header; send the address the client connects to.', { headers: { connection: 'close' } }));
     }
     const bodyBytes = declaredBodyBytes(request, deps.settings.bodyLimitBytes);
     if (deps.bodyBudget && !deps.bodyBudget.reserve(bodyBytes)) {
-      throw new GatewayError(503, 'busy_with_large_requests', 'The gateway is busy reading other large requests. Retry in a moment.', { headers: { 'retry-after': '1' } });
+      return done(new GatewayError(503, 'busy_with_large_requests', 'The gateway is busy reading other large requests. Retry in a moment.', { headers: { 'retry-after': '1' } }));
     }
     deps.lifecycle?.begin();
+    // A response that closes before it finished: the client left, or a shutdown cut it. The
+    // upstream call stops, and what reached a provider is counted all the same, with the tokens
+    // known at that moment.
     reply.raw.once('close', () => {
       deps.bodyBudget?.release(bodyBytes);
-      if (!reply.raw.writableFinished && request.gateway.reachedProvider) {
-        request.gateway.outcome ??= deps.lifecycle?.draining ? 'shutdown_cut' : 'client_aborted';
-        recordUsageOnce(deps, request, request.gateway.outcomeStatus ?? reply.statusCode, reply.elapsedTime);
-        observeRequest(deps, request, reply);
+      const state = request.gateway;
+      if (!reply.raw.writableFinished) {
+        state.abort?.abort();
+        if (state.reachedProvider) {
+          state.outcome ??= deps.lifecycle?.draining ? 'shutdown_cut' : 'client_aborted';
+          recordUsageOnce(deps, request, state.outcomeStatus ?? reply.statusCode, reply.elapsedTime);
+          observeRequest(deps, request, reply);
+        }
       }
       deps.lifecycle?.end();
     });
     if (deps.lifecycle?.draining) {
-      throw new GatewayError(503, 'shutting_down', 'The gateway is shutting down and takes no new requests. Retry in a moment.', {
-        headers: { 'retry-after': '1', connection: 'close' },
-      });
+      return done(
+        new GatewayError(503, 'shutting_down', 'The gateway is shutting down and takes no new requests. Retry in a moment.', {
+          headers: { 'retry-after': '1', connection: 'close' },
+        }),
+      );
     }
+    done();
   });
 
   const maxDepth = deps.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
@@ -66,22 +75,11 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
     }
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
     observeRequest(deps, request, reply);
+    done();
   });
-
-  // A streamed answer is open from here until its response closes.
-  if (deps.metrics) {
-    const openStreams = deps.metrics.openStreams;
-    app.addHook('onSend', async (_request, reply, payload) => {
-      if (payload && typeof (payload as { pipe?: unknown }).pipe === 'function' && String(reply.getHeader('content-type') ?? '').includes('event-stream')) {
-        openStreams.inc();
-        reply.raw.once('close', () => openStreams.dec());
-      }
-      return payload;
-    });
-  }
 }
 
 /** One answered (or abandoned) API request in the metrics. */

@@ -9,6 +9,8 @@ export interface HttpProviderOptions {
   baseUrl: string;
   apiKey?: string;
   timeoutMs: number;
+  /** Connections to the upstream at most (default: no cap, one per request in flight). */
+  maxConnections?: number;
   models: ModelInfo[];
   routing?: RoutingSettings;
   translation?: TranslationSettings;
@@ -31,7 +33,7 @@ export abstract class HttpProvider implements Provider {
     this.models = options.models;
     this.routing = options.routing;
     this.translation = options.translation;
-    this.upstream = new HttpUpstream({ providerName: options.name, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs });
+    this.upstream = new HttpUpstream({ providerName: options.name, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, connections: options.maxConnections });
   }
 
   /** Protocol and credential headers added to the client's forwarded ones. */

@@ -8,6 +8,7 @@ export interface HttpUpstreamOptions {
   providerName: string;
   baseUrl: string;
   timeoutMs: number;
+  /** Connections kept at most; undefined: one per request in flight (an HTTP/1.1 stream holds its connection throughout). */
   connections?: number;
 }
 
@@ -21,7 +22,8 @@ export class HttpUpstream {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.pool = new Pool(this.origin, {
-      connections: options.connections ?? 64,
+      // A cap would queue the 65th long stream behind the others until one ends.
+      connections: options.connections ?? null,
       keepAliveTimeout: 30_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,

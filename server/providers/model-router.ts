@@ -95,7 +95,7 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
         );
       }
     }
-    const common = { name: config.name, timeoutMs: config.timeoutMs, models, routing: config.routing, translation: config.translation };
+    const common = { name: config.name, timeoutMs: config.timeoutMs, maxConnections: config.maxConnections, models, routing: config.routing, translation: config.translation };
     switch (config.type) {
       case 'demo':
         return new DemoProvider({

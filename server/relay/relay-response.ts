@@ -32,6 +32,8 @@ export interface RelayOptions {
   timing: UpstreamTiming;
   /** Upstream calls made for this request, retries and fallbacks included. */
   attempts: number;
+  /** Streams being relayed now (metrics), counted until the response closes. */
+  openStreams?: { inc(): void; dec(): void };
 }
 
 export interface BufferedResponse {
@@ -131,5 +133,10 @@ export async function relayResponse(request: FastifyRequest, reply: FastifyReply
     : passThroughStream(surface, response.body, state, options);
   const type = options.translator ? 'text/event-stream; charset=utf-8' : contentType;
   reply.code(response.status).headers({ 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  const openStreams = options.openStreams;
+  if (openStreams) {
+    openStreams.inc();
+    reply.raw.once('close', () => openStreams.dec());
+  }
   return reply.send(stream);
 }

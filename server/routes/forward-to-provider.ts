@@ -123,10 +123,9 @@ export async function forwardToProvider(deps: GatewayDeps, request: FastifyReque
   if (request.gateway.auth) checkModelAllowed(request.gateway.auth, options.modelName, request.gateway.model);
 
   const headers = protocolHeaders(request);
+  // Aborted by the response's close handler (api-hooks) when the client leaves early.
   const abort = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) abort.abort();
-  });
+  request.gateway.abort = abort;
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
   const timing: UpstreamTiming = { upstreamMs: 0 };
   const health = deps.router.health;
@@ -165,6 +164,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: FastifyReque
         translator: prepared.translator,
         timing,
         attempts,
+        openStreams: deps.metrics?.openStreams,
       };
       health.begin(provider.name);
       // Counting tokens generates nothing: only generation is billed however it ends.

@@ -21,6 +21,7 @@ test('YAML and JSON files give the same providers, with defaults filled in', () 
   const a = loadGatewayFile(yaml);
   assert.deepEqual(a, loadGatewayFile(json));
   assert.equal(a.providers[0]!.timeoutMs, 120_000);
+  assert.equal(a.providers[0]!.maxConnections, undefined, 'no cap on upstream connections unless set');
   assert.deepEqual(a.providers[0]!.models[1], { name: 'big', upstreamModel: 'gpt-b', kind: 'text' });
   assert.equal(a.limits.requestsPerMinute, 10);
 });
@@ -32,6 +33,9 @@ const bad: Array<[string, unknown, RegExp]> = [
   ['no models', { providers: [{ name: 'x', type: 'openai', baseUrl: 'http://h/v1' }] }, /models must be a non-empty list/],
   ['duplicate name', { providers: [{ name: 'd', type: 'demo' }, { name: 'd', type: 'demo' }] }, /"d" is used twice/],
   ['empty', {}, /providers must be a non-empty list/],
+  ['zero connections', { providers: [{ name: 'x', type: 'openai', baseUrl: 'http://h/v1', models: ['m'], maxConnections: 0 }] }, /providers\[0\]\.maxConnections must be at least 1/],
+  ['fractional connections', { providers: [{ name: 'x', type: 'openai', baseUrl: 'http://h/v1', models: ['m'], maxConnections: 1.5 }] }, /providers\[0\]\.maxConnections must be a whole number/],
+  ['connections on the demo', { providers: [{ name: 'd', type: 'demo', maxConnections: 4 }] }, /providers\[0\]\.maxConnections applies to providers with a baseUrl only/],
   ['negative limit', { providers: [{ name: 'd', type: 'demo' }], limits: { requestsPerMinute: -1 } }, /limits\.requestsPerMinute must be a whole number/],
 ];
 for (const [name, raw, message] of bad) {
