@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Children, readCpuSeconds, readMemory, type Memory, type Started } from './children.ts';
+import { childEnv, startGateway } from './gateway-child.ts';
 import { FAKE_MODEL, JSON_BODY, STREAM_BYTES } from './fake-upstream.ts';
 import { fetchOnce, runLoad, runSequential, type LoadResult, type Target } from './load.ts';
 import { summarizeProfile } from './profile-summary.ts';
@@ -108,23 +109,6 @@ function requestBody(mode: Mode): string {
   });
 }
 
-/** Child environment: temporary HOME/XDG dirs, none of the caller's GWCTL_* settings. */
-function childEnv(tmp: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GWCTL_')) env[name] = value;
-  const home = join(tmp, 'home');
-  for (const dir of ['.config', '.local/share', '.cache', '.local/state']) mkdirSync(join(home, dir), { recursive: true });
-  return {
-    ...env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_STATE_HOME: join(home, '.local/state'),
-    NODE_ENV: 'production',
-  };
-}
-
 interface Cell {
   mode: Mode;
   target: TargetName;
@@ -178,39 +162,14 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   const hop = await children.start({ name: 'bare hop', command: process.execPath, args: [...tsx, join(HERE, 'bare-hop.ts'), fakeOrigin], cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
   const hopOrigin = `http://127.0.0.1:${hop.match[1]}`;
 
-  const dataDir = join(tmp, 'data');
-  const providersFile = join(tmp, 'providers.json');
-  writeFileSync(providersFile, JSON.stringify({ providers: [{ name: 'fake', type: 'openai', baseUrl: `${fakeOrigin}/v1`, models: [FAKE_MODEL] }] }, null, 2));
-  // The operator account and the key exist before the gateway starts: no first-start banner, no
-  // password in anyone's environment, and the key is in the database before the first request.
-  const gwctl = (args: string[], input?: string) => children.run(process.execPath, [join(ROOT, 'bin/gwctl.js'), ...args], { cwd: ROOT, env, input, timeoutMs: 30_000 });
-  await gwctl(['admin', 'user', 'add', 'admin', '--admin', '--password-stdin', '--data-dir', dataDir], 'bench-admin-password\n');
-  const key = (JSON.parse(await gwctl(['admin', 'key', 'create', '--user', 'admin', '--name', 'bench', '--json', '--data-dir', dataDir])) as { key: string }).key;
   const profileDir = options.cpuProf;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const gatewaySpawnedAt = Date.now();
-  const gateway = await children.start({
-    name: 'gateway',
-    command: process.execPath,
-    args: [
-      ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-      join(ROOT, 'bin/gwctl.js'),
-      'serve',
-      '--port', '0',
-      '--image-port', '0',
-      '--data-dir', dataDir,
-      '--config', providersFile,
-      '--rate-limit', '0',
-      '--log-level', 'warn',
-    ],
-    cwd: ROOT,
-    env,
-    ready: /text API\s+(http:\/\/127\.0\.0\.1:\d+)/,
-    timeoutMs: 60_000,
-    guard: true, // it does not watch its stdin
+  const gateway = await startGateway(children, env, tmp, { providers: [{ name: 'fake', type: 'openai', baseUrl: `${fakeOrigin}/v1`, models: [FAKE_MODEL] }] }, {
+    nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
   });
-  const gatewayOrigin = gateway.match[1];
-  const scaleOut = options.scaleOut ? await startScaleOutGateway(children, env, fakeOrigin, providersFile) : undefined;
+  const { origin: gatewayOrigin, key } = gateway;
+  const scaleOut = options.scaleOut ? await startScaleOutGateway(children, env, fakeOrigin, join(tmp, 'providers.json')) : undefined;
   TARGETS = scaleOut ? ALL_TARGETS : ['direct', 'bare hop', 'gateway'];
 
   // Idle: started and settled, no request served yet.
