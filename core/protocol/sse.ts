@@ -1,9 +1,12 @@
-// The one server-sent-events encoder and parser shared by the gateway, the tools and the tests.
+// The one server-sent-events encoder and parser shared by the gateway, the proxy, the tools and the tests.
 
 export interface SseEvent {
   event?: string;
   data: string;
-  /** The exact text of the event as received, including its terminating blank line. */
+  /**
+   * The exact text of the event as received, including its terminating blank line (and any stray
+   * blank lines before it), so the raw texts of a stream's events put together give the stream back.
+   */
   raw: string;
   /** A block of comment lines only (keep-alives such as `: ping`): no data, but part of the stream. */
   comment?: boolean;
@@ -16,27 +19,71 @@ export function encodeSse(data: unknown, event?: string): string {
 }
 
 /**
+ * An event's raw text with new data: its other lines (event, id, retry, comments) and its line
+ * endings stay as they were, so an edited event differs from the received one in its data only.
+ */
+export function replaceSseData(raw: string, data: string): string {
+  let out = '';
+  let blank = '';
+  let replaced = false;
+  for (const line of raw.match(/[^\r\n]*(?:\r\n|\n|\r|$)/g)!) {
+    if (line === '') continue;
+    const content = line.replace(/\r?\n$|\r$/, '');
+    if (content === 'data' || content.startsWith('data:')) {
+      if (!replaced) out += blank + dataLines(data, line.slice(content.length));
+      blank = '';
+      replaced = true;
+    } else if (content === '') {
+      blank += line;
+    } else {
+      out += blank + line;
+      blank = '';
+    }
+  }
+  // An event without data (comments only) gets its data before the terminating blank line.
+  return replaced ? out + blank : out + dataLines(data, '\n') + (blank || '\n');
+}
+
+function dataLines(data: string, ending: string): string {
+  const parts = data.split('\n');
+  return parts.map((part, i) => `data: ${part}${i < parts.length - 1 ? ending || '\n' : ending}`).join('');
+}
+
+/**
  * Incremental parser: feed it bytes as they arrive; multi-byte characters split
- * across chunks are kept intact by the streaming decoder.
+ * across chunks are kept intact by the streaming decoder. A byte order mark at the
+ * start of the stream is dropped.
  */
 export class SseParser {
   private readonly decoder = new TextDecoder('utf-8');
   private buffer = '';
+  /** Stray blank lines, kept for the next event's raw text. */
+  private blank = '';
+  private started = false;
 
   push(chunk: Uint8Array | string): SseEvent[] {
-    this.buffer += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    let text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    if (!this.started && text !== '') {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    this.buffer += text;
     return this.drain();
   }
 
-  /** Flushes the decoder; a final event without its blank line is still returned. */
+  /**
+   * Flushes the decoder; a final event without its blank line is still returned. Blank lines after
+   * the last event are not part of any event.
+   */
   end(): SseEvent[] {
     this.buffer += this.decoder.decode();
     const events = this.drain();
     if (this.buffer.trim() !== '') {
-      const last = parseBlock(this.buffer);
+      const last = parseBlock(this.blank + this.buffer);
       if (last) events.push(last);
     }
     this.buffer = '';
+    this.blank = '';
     return events;
   }
 
@@ -48,8 +95,13 @@ export class SseParser {
       const end = match.index + match[0].length;
       const block = this.buffer.slice(0, end);
       this.buffer = this.buffer.slice(end);
-      const event = parseBlock(block);
-      if (event) events.push(event);
+      const event = parseBlock(this.blank + block);
+      if (event) {
+        events.push(event);
+        this.blank = '';
+      } else {
+        this.blank += block;
+      }
     }
     return events;
   }
