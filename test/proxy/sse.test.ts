@@ -86,6 +86,30 @@ test('a rewriting extension sees whole characters and its edits are re-encoded c
   assert.equal(res.headers['content-length'], undefined);
 });
 
+test('rewrite mode: untouched events keep their bytes (CRLF, id lines, comments), an edit changes only the data line, a drop removes the whole event', async (t) => {
+  const events = messageEvents({ text: UNICODE_TEXT }).map((e, i) => (i === 1 ? `: keep-alive\n\nid: 7\n${e}` : e).replaceAll('\n', '\r\n'));
+  const stream = events.join('');
+  // Byte-sized pieces: every event, line ending and character is cut somewhere.
+  const pieces = [...Buffer.from(stream)].map((b) => Buffer.of(b));
+  const upstream = await startFakeUpstream(replySse(pieces, {}, 0));
+  t.after(() => upstream.close());
+  const dir = tempDir(t);
+  writeFileSync(
+    join(dir, 'shout.mjs'),
+    `export default { name: 'shout', onStreamEvent(ctx) {
+       if (ctx.event.type === 'content_block_delta') return { ...ctx.event, delta: { ...ctx.event.delta, text: ctx.event.delta.text.toUpperCase() } };
+       if (ctx.event.type === 'ping') ctx.drop();
+     } };`,
+  );
+  const proxy = await startProxy(t, upstream.url, { CACHE_FIX_EXTENSIONS_DIR: dir });
+  const res = await streamBytes(proxy.url, '{"model":"m","stream":true,"messages":[]}');
+  const expected = events
+    .filter((e) => !e.includes('"type":"ping"'))
+    .map((e) => (e.includes('content_block_delta') ? e.replace(/"text":"([^"]*)"/, (_m, text: string) => `"text":"${text.toUpperCase()}"`) : e))
+    .join('');
+  assert.equal(res.bytes.toString(), expected);
+});
+
 test('backpressure: a client that stops reading stops the proxy reading from the upstream', async (t) => {
   const MB = 1024 * 1024;
   const chunk = Buffer.from(`event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${'x'.repeat(MB - 120)}"}}\n\n`);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StringDecoder } from 'node:string_decoder';
+import { replaceSseData, SseParser, type SseEvent } from '../../../core/protocol/sse.ts';
 import type { StreamHooks } from '../transforms/pipeline.ts';
 
 export interface RelayStats {
@@ -8,58 +8,41 @@ export interface RelayStats {
 }
 
 /**
- * Relays an SSE body to the client with backpressure. Text is decoded with one streaming decoder
- * for the whole response, so a character split across network chunks is never mangled.
+ * Relays an SSE body to the client with backpressure, read with the project's one SSE parser: one
+ * streaming decoder for the whole response, so a character split across network chunks is never
+ * mangled.
  *
- * Observer mode (hooks only read): upstream bytes are written untouched and parsed on the side.
- * Rewrite mode (a hook may change events): complete lines are re-emitted, edited ones re-encoded.
+ * Observer mode (hooks only read): upstream bytes are written untouched, first, and parsed on the side.
+ * Rewrite mode (a hook may change events): each event is written once it is complete, with its
+ * received text unless a hook edited it (then only its data is re-encoded) or dropped it (then
+ * nothing of it is written).
  */
 export function relaySse(upstream: IncomingMessage, res: ServerResponse, hooks: StreamHooks): Promise<RelayStats> {
-  const decoder = new StringDecoder('utf8');
+  const parser = new SseParser();
   const stats: RelayStats = { bytesIn: 0, events: 0 };
-  let pending = '';
-  let eventName: string | null = null;
 
-  function processLine(line: string, hasNewline: boolean): string {
-    const carriage = line.endsWith('\r');
-    const content = carriage ? line.slice(0, -1) : line;
-    const keep = hasNewline ? `${line}\n` : line;
-    if (content === '') {
-      eventName = null;
-      return keep;
-    }
-    if (content.startsWith('event:')) {
-      eventName = content.slice(6).trim();
-      return keep;
-    }
-    if (!content.startsWith('data:')) return keep;
-    const payload = content.slice(content.startsWith('data: ') ? 6 : 5);
-    if (payload === '[DONE]' || !hooks.wants(eventName)) return keep;
+  /** The text to send for one event in rewrite mode. */
+  function processEvent(e: SseEvent): string {
+    if (e.comment || e.data === '[DONE]') return e.raw;
+    const eventName = e.event ?? null;
+    if (!hooks.wants(eventName)) return e.raw;
     let event: unknown;
     try {
-      event = JSON.parse(payload);
+      event = JSON.parse(e.data);
     } catch {
-      return keep;
+      return e.raw;
     }
-    if (typeof event !== 'object' || event === null || Array.isArray(event)) return keep;
+    if (typeof event !== 'object' || event === null || Array.isArray(event)) return e.raw;
     stats.events += 1;
     const result = hooks.onEvent(event as Record<string, unknown>, eventName);
-    if (result === undefined) return keep;
+    if (result === undefined) return e.raw;
     if (result === null) return '';
-    return `data: ${JSON.stringify(result)}${carriage ? '\r' : ''}${hasNewline ? '\n' : ''}`;
+    return replaceSseData(e.raw, JSON.stringify(result));
   }
 
-  function processText(text: string): string {
-    pending += text;
-    const lastNewline = pending.lastIndexOf('\n');
-    if (lastNewline < 0) return '';
-    const complete = pending.slice(0, lastNewline);
-    pending = pending.slice(lastNewline + 1);
+  function processEvents(events: SseEvent[]): string {
     let out = '';
-    for (const line of complete.split('\n')) {
-      const emitted = processLine(line, true);
-      if (hooks.rewrites) out += emitted;
-    }
+    for (const e of events) out += processEvent(e);
     return out;
   }
 
@@ -74,18 +57,17 @@ export function relaySse(upstream: IncomingMessage, res: ServerResponse, hooks: 
     upstream.on('data', (chunk: Buffer) => {
       stats.bytesIn += chunk.length;
       if (hooks.rewrites) {
-        write(processText(decoder.write(chunk)));
+        write(processEvents(parser.push(chunk)));
       } else {
         // Forward first: observers must never delay the user's tokens.
         write(chunk);
-        processText(decoder.write(chunk));
+        processEvents(parser.push(chunk));
       }
     });
     let ended = false;
     upstream.once('end', () => {
       ended = true;
-      const tail = processText(decoder.end()) + (pending === '' ? '' : processLine(pending, false));
-      pending = '';
+      const tail = processEvents(parser.end());
       if (hooks.rewrites) write(tail);
       res.end();
       resolve(stats);
