@@ -1,5 +1,6 @@
-// A deliberately small SSE reader for test assertions, independent of the gateway's own parser so
-// that a bug there cannot hide itself in the tests.
+// SSE text as test assertions read it, through the project's one parser (core/protocol/sse.ts, which
+// has its own thorough unit tests in test/core/sse.test.ts).
+import { SseParser } from '../../core/protocol/sse.ts';
 
 export interface ParsedSse {
   event?: string;
@@ -9,20 +10,6 @@ export interface ParsedSse {
 }
 
 export function parseSse(text: string): ParsedSse[] {
-  return text
-    .split(/\r?\n\r?\n/)
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      let event: string | undefined;
-      const data: string[] = [];
-      let hasData = false;
-      for (const line of block.split(/\r?\n/)) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) {
-          hasData = true;
-          data.push(line.slice(5).replace(/^ /, ''));
-        }
-      }
-      return { event, data: data.join('\n'), hasData };
-    });
+  const parser = new SseParser();
+  return [...parser.push(text), ...parser.end()].map((e) => ({ event: e.event, data: e.data, hasData: !e.comment }));
 }
