@@ -4,6 +4,7 @@
 // gave it: the service itself, an upstream provider it relayed, or something else (e.g. what the
 // proxy forwards to when that is not this service).
 import type { HttpPost, PostOutcome } from '../proxy/http-post.ts';
+import { SseParser } from '../protocol/sse.ts';
 
 export const PROBE_PROMPT = 'ping';
 export const PROBE_MAX_TOKENS = 1;
@@ -67,7 +68,8 @@ export async function sendMessagesProbe(post: HttpPost, request: ProbeRequest): 
   if (outcome.kind !== 'response') return call;
   if (outcome.eventStream) {
     // Some servers stream whatever was asked; a stream that opens with message_start is a reply.
-    const events = outcome.body.split('\n').filter((line) => line.startsWith('data:')).map((line) => parse(line.slice(5).trim()) as { type?: string; delta?: { type?: string; text?: string } } | undefined);
+    const parser = new SseParser();
+    const events = [...parser.push(outcome.body), ...parser.end()].map((e) => parse(e.data) as { type?: string; delta?: { type?: string; text?: string } } | undefined);
     call.isMessage = events.some((e) => e?.type === 'message_start');
     call.reply = events.map((e) => (e?.type === 'content_block_delta' && e.delta?.type === 'text_delta' ? (e.delta.text ?? '') : '')).join('');
     return call;

@@ -2,6 +2,7 @@
 // the event stream is read, then the connection is dropped.
 import type { NetworkFailure } from '../client/http-get.ts';
 import { classifyNetworkError } from '../client/network-error.ts';
+import { SseParser } from '../protocol/sse.ts';
 
 export interface PostRequest {
   url: string;
@@ -33,11 +34,12 @@ export const undiciPost: HttpPost = async ({ url, headers, body, timeoutMs }) =>
     const limit = eventStream ? MAX_STREAM_HEAD : MAX_BODY;
     const chunks: Buffer[] = [];
     let size = 0;
+    const events = eventStream ? new SseParser() : undefined;
     for await (const chunk of response.body) {
       chunks.push(chunk as Buffer);
       size += (chunk as Buffer).length;
-      // The first complete event is enough to know the stream works.
-      if (size >= limit || (eventStream && /\n\n|\r\n\r\n/.test(Buffer.concat(chunks).toString('utf8')))) break;
+      // The first complete event (not a keep-alive comment) is enough to know the stream works.
+      if (size >= limit || events?.push(chunk as Buffer).some((e) => !e.comment)) break;
     }
     return { kind: 'response', status: response.statusCode, headers: flat, body: Buffer.concat(chunks).toString('utf8'), eventStream };
   } catch (error) {

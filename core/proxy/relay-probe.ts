@@ -4,6 +4,7 @@
 // accepted, no private signature is demanded, and statuses come back faithfully (a wrong key 401).
 import type { HttpGet } from '../client/http-get.ts';
 import { sameAddress } from '../launch/same-address.ts';
+import { SseParser } from '../protocol/sse.ts';
 import type { HttpPost, PostOutcome } from './http-post.ts';
 import type { AnyCauseCode, ProxyCheckResult } from './proxy-causes.ts';
 
@@ -55,6 +56,19 @@ function json(o: PostOutcome): Record<string, unknown> | undefined {
 function messagesShaped(o: PostOutcome): boolean {
   const body = json(o);
   return body?.type === 'message' || (body?.type === 'error' && typeof body.error === 'object');
+}
+
+/** The first event of a stream's head (keep-alive comments aside) is message_start, by name or type. */
+function opensWithMessageStart(head: string): boolean {
+  const parser = new SseParser();
+  const first = [...parser.push(head), ...parser.end()].find((e) => !e.comment);
+  if (!first) return false;
+  if (first.event === 'message_start') return true;
+  try {
+    return (JSON.parse(first.data) as { type?: unknown } | null)?.type === 'message_start';
+  } catch {
+    return false;
+  }
 }
 
 export async function probeRelay(input: RelayProbeInput): Promise<RelayReport> {
@@ -112,7 +126,7 @@ export async function probeRelay(input: RelayProbeInput): Promise<RelayReport> {
 
   // Streaming.
   const streamed = await send(input.key ? authHeaders(input.key) : {}, body(true));
-  if (streamed.kind === 'response' && streamed.eventStream && /event:\s*message_start|"type"\s*:\s*"message_start"/.test(streamed.body)) {
+  if (streamed.kind === 'response' && streamed.eventStream && opensWithMessageStart(streamed.body)) {
     checks.push(result('relay.sse', 'pass', null, `stream:true → ${streamed.status} text/event-stream, first event message_start`));
   } else if (streamed.kind === 'response' && streamed.status >= 400) {
     checks.push(result('relay.sse', plain.kind === 'response' && plain.status === 200 ? 'fail' : 'skip', 'RELAY_NO_SSE', `stream:true → ${shown(streamed)}`, 'A streamed request must be answered with server-sent events.'));
