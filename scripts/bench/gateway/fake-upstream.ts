@@ -1,7 +1,8 @@
 // A fast fake chat-completions upstream for the gateway benchmark, run as its own process.
 // POST /v1/chat/completions answers a fixed JSON body, or, when the request asks for
 // "stream": true, an SSE stream of content chunks, a usage chunk and `data: [DONE]`, shaped
-// like the real service with include_usage (each chunk carries "usage": null).
+// like the real service with include_usage (each chunk carries "usage": null). POST /v1/messages
+// answers the same in the messages protocol (the gateway's translated path).
 // Prints {"port": N} on stdout once it listens; exits on SIGTERM/SIGINT or when stdin closes.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +41,30 @@ export const STREAM_EVENTS: Buffer[] = [
 
 export const STREAM_BYTES = Buffer.concat(STREAM_EVENTS);
 
+/** The same answer in the messages protocol, for the translated path (a chat client, a messages upstream). */
+export const MESSAGES_JSON_BODY = Buffer.from(
+  JSON.stringify({
+    id: 'msg_bench',
+    type: 'message',
+    role: 'assistant',
+    model: FAKE_MODEL,
+    content: [{ type: 'text', text: 'Hello! This is a fixed answer from the benchmark upstream.' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 9, output_tokens: 12 },
+  }),
+);
+
+const messagesEvent = (data: Record<string, unknown>) => `event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`;
+export const MESSAGES_STREAM_EVENTS: Buffer[] = [
+  messagesEvent({ type: 'message_start', message: { id: 'msg_bench', type: 'message', role: 'assistant', model: FAKE_MODEL, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 9, output_tokens: 1 } } }),
+  messagesEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+  ...Array.from({ length: STREAM_CONTENT_CHUNKS - 2 }, (_, i) => messagesEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ` word${i}` } })),
+  messagesEvent({ type: 'content_block_stop', index: 0 }),
+  messagesEvent({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 8 } }),
+  messagesEvent({ type: 'message_stop' }),
+].map((s) => Buffer.from(s));
+
 const STREAM_FLAG = /"stream"\s*:\s*true/;
 
 function main(): void {
@@ -47,7 +72,18 @@ function main(): void {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url?.split('?', 1)[0] !== '/v1/chat/completions') {
+      const path = req.url?.split('?', 1)[0];
+      if (req.method === 'POST' && path === '/v1/messages') {
+        if (!STREAM_FLAG.test(Buffer.concat(chunks).toString('utf8'))) {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': MESSAGES_JSON_BODY.length }).end(MESSAGES_JSON_BODY);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        for (const event of MESSAGES_STREAM_EVENTS) res.write(event);
+        res.end();
+        return;
+      }
+      if (req.method !== 'POST' || path !== '/v1/chat/completions') {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found","type":"invalid_request_error","param":null,"code":null}}');
         return;
       }

@@ -3,6 +3,7 @@
 //   direct    the fake upstream itself,
 //   bare hop  a bare Node pass-through (undici Pool relay, no auth, no parsing): the yardstick,
 //   gateway   `gwctl serve` with auth, routing and usage on (rate limit off),
+//   translated  the same gateway serving the chat client from a messages upstream (translation),
 // for chat completions as JSON and as a stream (stream: true, include_usage: true):
 //   - throughput under load (autocannon, N connections, several rounds in rotating order),
 //   - sequential latency (one request at a time, interleaved), i.e. added latency without queueing,
@@ -28,18 +29,25 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../../..');
 const HARD_LIMIT_MS = 6 * 60_000;
 
-const ALL_TARGETS = ['direct', 'bare hop', 'gateway', 'pg+redis'] as const;
+const ALL_TARGETS = ['direct', 'bare hop', 'gateway', 'translated', 'pg+redis'] as const;
 type TargetName = (typeof ALL_TARGETS)[number];
-/** The paths of this run: 'pg+redis' (the gateway on PostgreSQL + Redis) only with --scale-out. */
-let TARGETS: readonly TargetName[] = ['direct', 'bare hop', 'gateway'];
+/**
+ * The paths of this run: 'translated' is the same gateway serving a chat client from a messages
+ * upstream; 'pg+redis' (the gateway on PostgreSQL + Redis) only with --scale-out.
+ */
+let TARGETS: readonly TargetName[] = ['direct', 'bare hop', 'gateway', 'translated'];
+const TRANSLATED_MODEL = 'bench-translated';
+const GOAL_TRANSLATED_VS_HOP = 0.7;
 const GOAL_SCALE_OUT_VS_SQLITE = 0.9;
 const MODES = ['JSON', 'stream'] as const;
 type Mode = (typeof MODES)[number];
 
-// Goals: issue 2 ("Benchmark") and DESIGN.md ("Performance principles").
+// Goals: issue 2 ("Benchmark"), DESIGN.md ("Performance principles") and issue 14 (the hop ratios).
 const GOAL_VS_DIRECT = 0.6;
 const GOAL_VS_HOP = 0.8;
 const GOAL_ADDED_P50_MS = 0.3;
+const GOAL_ADDED_P99_MS = 1.5;
+const GOAL_CPU_VS_HOP = 1.5;
 const GOAL_IDLE_RSS_MIB = 80;
 
 interface Options {
@@ -100,13 +108,25 @@ function parseOptions(argv: string[]): Options {
 
 const log = (line: string) => process.stderr.write(`[bench:gateway] ${line}\n`);
 
-function requestBody(mode: Mode): string {
+function requestBody(mode: Mode, model = FAKE_MODEL): string {
   return JSON.stringify({
-    model: FAKE_MODEL,
+    model,
     messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
     max_tokens: 16,
     ...(mode === 'stream' ? { stream: true, stream_options: { include_usage: true } } : {}),
   });
+}
+
+/** The translated path answers the messages upstream's text as a chat completion (or chunks ending with [DONE]). */
+function checkTranslated(mode: Mode, text: string): void {
+  if (mode === 'JSON') {
+    const content = (JSON.parse(text) as { choices?: Array<{ message?: { content?: string } }> }).choices?.[0]?.message?.content;
+    if (content !== 'Hello! This is a fixed answer from the benchmark upstream.') throw new Error(`translated (JSON) answered something else: ${text.slice(0, 400)}`);
+    return;
+  }
+  const words = Array.from({ length: 8 }, (_, i) => ` word${i}`).join('');
+  const received = [...text.matchAll(/"content":"([^"]*)"/g)].map((m) => m[1]).join('');
+  if (received !== words || !text.trimEnd().endsWith('data: [DONE]')) throw new Error(`translated (stream) answered something else: ${text.slice(0, 600)}`);
 }
 
 interface Cell {
@@ -165,36 +185,45 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   const profileDir = options.cpuProf;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const gatewaySpawnedAt = Date.now();
-  const gateway = await startGateway(children, env, tmp, { providers: [{ name: 'fake', type: 'openai', baseUrl: `${fakeOrigin}/v1`, models: [FAKE_MODEL] }] }, {
+  const providers = [
+    { name: 'fake', type: 'openai', baseUrl: `${fakeOrigin}/v1`, models: [FAKE_MODEL] },
+    { name: 'fake-messages', type: 'anthropic', baseUrl: fakeOrigin, models: [{ name: TRANSLATED_MODEL, upstreamModel: FAKE_MODEL }] },
+  ];
+  const gateway = await startGateway(children, env, tmp, { providers }, {
     nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
   });
   const { origin: gatewayOrigin, key } = gateway;
   const scaleOut = options.scaleOut ? await startScaleOutGateway(children, env, fakeOrigin, join(tmp, 'providers.json')) : undefined;
-  TARGETS = scaleOut ? ALL_TARGETS : ['direct', 'bare hop', 'gateway'];
+  TARGETS = scaleOut ? ALL_TARGETS : ['direct', 'bare hop', 'gateway', 'translated'];
 
   // Idle: started and settled, no request served yet.
   await sleep(2_000);
   const idle = { gateway: readMemory(gateway.pid), hop: readMemory(hop.pid), fake: readMemory(fake.pid) };
   log(`idle RSS: gateway ${mib(idle.gateway.rssMiB)}, bare hop ${mib(idle.hop.rssMiB)}, fake upstream ${mib(idle.fake.rssMiB)}`);
 
-  const origins: Record<TargetName, string> = { direct: fakeOrigin, 'bare hop': hopOrigin, gateway: gatewayOrigin, 'pg+redis': scaleOut?.origin ?? '' };
-  const keys: Partial<Record<TargetName, string>> = { gateway: key, 'pg+redis': scaleOut?.key };
+  const origins: Record<TargetName, string> = { direct: fakeOrigin, 'bare hop': hopOrigin, gateway: gatewayOrigin, translated: gatewayOrigin, 'pg+redis': scaleOut?.origin ?? '' };
+  const keys: Partial<Record<TargetName, string>> = { gateway: key, translated: key, 'pg+redis': scaleOut?.key };
   const target = (name: TargetName, mode: Mode): Target => ({
     url: `${origins[name]}/v1/chat/completions`,
     headers: { 'content-type': 'application/json', ...(keys[name] ? { authorization: `Bearer ${keys[name]}` } : {}) },
-    body: requestBody(mode),
+    body: requestBody(mode, name === 'translated' ? TRANSLATED_MODEL : FAKE_MODEL),
   });
 
-  // Every path must answer 200 with the upstream's bytes before any number means anything.
+  // Every path must answer 200 with the upstream's bytes (the translated one: the same text in the
+  // chat protocol) before any number means anything.
   for (const mode of MODES) {
     for (const name of TARGETS) {
       const answer = await fetchOnce(target(name, mode));
-      const expected = mode === 'JSON' ? JSON_BODY : STREAM_BYTES;
       if (answer.status !== 200) throw new Error(`${name} (${mode}) answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
+      if (name === 'translated') {
+        checkTranslated(mode, answer.body.toString('utf8'));
+        continue;
+      }
+      const expected = mode === 'JSON' ? JSON_BODY : STREAM_BYTES;
       if (!answer.body.equals(expected)) throw new Error(`${name} (${mode}) did not relay the upstream's bytes unchanged:\n${answer.body.toString('utf8').slice(0, 600)}`);
     }
   }
-  log('all paths answer 200 with the upstream bytes (JSON and stream)');
+  log('all paths answer 200 with the upstream bytes (JSON and stream), the translated path with the same text');
 
   if (options.warmup > 0) {
     log(`warm-up: ${options.warmup} s per path and mode`);
@@ -207,7 +236,7 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     sequential.set(mode, await runSequential(TARGETS.map((name) => ({ name, ...target(name, mode) })), options.sequentialWarmup, options.sequential));
   }
 
-  const pidOf: Record<TargetName, number> = { direct: fake.pid, 'bare hop': hop.pid, gateway: gateway.pid, 'pg+redis': scaleOut?.pid ?? 0 };
+  const pidOf: Record<TargetName, number> = { direct: fake.pid, 'bare hop': hop.pid, gateway: gateway.pid, translated: gateway.pid, 'pg+redis': scaleOut?.pid ?? 0 };
   const lookupsBefore = scaleOut ? await scaleOut.databaseLookups() : 0;
   const cells: Cell[] = MODES.flatMap((mode) => TARGETS.map((t) => ({ mode, target: t, runs: [] as LoadResult[], serverCpuS: 0 })));
   const loadStartedAt = Date.now();
@@ -338,10 +367,12 @@ function buildReport(
   };
   const dash = '–';
   const loadRows: string[][] = [];
-  const verdicts: { vsDirect: Record<Mode, number>; vsHop: Record<Mode, number>; addedSeqP50: Record<Mode, number> } = {
-    vsDirect: { JSON: 0, stream: 0 },
-    vsHop: { JSON: 0, stream: 0 },
-    addedSeqP50: { JSON: 0, stream: 0 },
+  const verdicts = {
+    vsDirect: { JSON: 0, stream: 0 } as Record<Mode, number>,
+    vsHop: { JSON: 0, stream: 0 } as Record<Mode, number>,
+    translatedVsHop: { JSON: 0, stream: 0 } as Record<Mode, number>,
+    overHopSeqP50: { JSON: 0, stream: 0 } as Record<Mode, number>,
+    overHopSeqP99: { JSON: 0, stream: 0 } as Record<Mode, number>,
   };
   const cpu = {} as Record<Mode, { gateway: number; hop: number }>;
   for (const mode of MODES) {
@@ -359,7 +390,7 @@ function buildReport(
         ms(s.p99),
         count(s.cpuUsPerRequest),
         name === 'direct' ? dash : ratio(s.rps / direct.rps),
-        name === 'gateway' || name === 'pg+redis' ? ratio(s.rps / hop.rps) : dash,
+        name === 'gateway' || name === 'translated' || name === 'pg+redis' ? ratio(s.rps / hop.rps) : dash,
         name === 'direct' ? dash : signedMs(s.p50 - direct.p50),
         name === 'direct' ? dash : signedMs(s.p99 - direct.p99),
       ]);
@@ -368,6 +399,7 @@ function buildReport(
         verdicts.vsHop[mode] = s.rps / hop.rps;
         cpu[mode] = { gateway: s.cpuUsPerRequest, hop: hop.cpuUsPerRequest };
       }
+      if (name === 'translated') verdicts.translatedVsHop[mode] = s.rps / hop.rps;
     }
   }
 
@@ -376,12 +408,27 @@ function buildReport(
     const series = sequential.get(mode)!;
     const directP50 = percentile(series.get('direct')!, 50);
     const directP99 = percentile(series.get('direct')!, 99);
+    const hopP50 = percentile(series.get('bare hop')!, 50);
+    const hopP99 = percentile(series.get('bare hop')!, 99);
     for (const name of TARGETS) {
       const samples = series.get(name)!;
       const p50 = percentile(samples, 50);
       const p99 = percentile(samples, 99);
-      seqRows.push([mode, name, ms(p50, 3), ms(p99, 3), name === 'direct' ? dash : signedMs(p50 - directP50, 3), name === 'direct' ? dash : signedMs(p99 - directP99, 3)]);
-      if (name === 'gateway') verdicts.addedSeqP50[mode] = p50 - directP50;
+      const behindHop = name !== 'direct' && name !== 'bare hop';
+      seqRows.push([
+        mode,
+        name,
+        ms(p50, 3),
+        ms(p99, 3),
+        name === 'direct' ? dash : signedMs(p50 - directP50, 3),
+        name === 'direct' ? dash : signedMs(p99 - directP99, 3),
+        behindHop ? signedMs(p50 - hopP50, 3) : dash,
+        behindHop ? signedMs(p99 - hopP99, 3) : dash,
+      ]);
+      if (name === 'gateway') {
+        verdicts.overHopSeqP50[mode] = p50 - hopP50;
+        verdicts.overHopSeqP99[mode] = p99 - hopP99;
+      }
     }
   }
 
@@ -396,9 +443,10 @@ function buildReport(
   const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
   const targets = [
     `- Through-gateway throughput >= 60% of direct (issue 2): ${both(verdicts.vsDirect, pct)} → ${met(MODES.every((m) => verdicts.vsDirect[m] >= GOAL_VS_DIRECT))}.`,
-    `- Gateway >= 0.8x the bare Node hop (DESIGN.md yardstick): ${both(verdicts.vsHop, ratio)} → ${met(MODES.every((m) => verdicts.vsHop[m] >= GOAL_VS_HOP))}.`,
-    `  (CPU per request, less sensitive to a busy machine: gateway ${MODES.map((m) => `${m} ${count(cpu[m].gateway)} µs vs hop ${count(cpu[m].hop)} µs = ${ratio(cpu[m].hop / cpu[m].gateway)}`).join(', ')}.)`,
-    `- Added p50 < 0.3 ms (sequential, no queueing): ${both(verdicts.addedSeqP50, (v) => `${signedMs(v, 3)} ms`)} → ${met(MODES.every((m) => verdicts.addedSeqP50[m] < GOAL_ADDED_P50_MS))}.`,
+    `- Gateway >= 0.8x the bare Node hop's req/s (issue 14): ${both(verdicts.vsHop, ratio)} → ${met(MODES.every((m) => verdicts.vsHop[m] >= GOAL_VS_HOP))}.`,
+    `- Gateway CPU per request <= 1.5x the hop's (issue 14; less sensitive to a busy machine): ${MODES.map((m) => `${m} ${count(cpu[m].gateway)} µs vs ${count(cpu[m].hop)} µs = ${ratio(cpu[m].gateway / cpu[m].hop)}`).join(', ')} → ${met(MODES.every((m) => cpu[m].gateway <= GOAL_CPU_VS_HOP * cpu[m].hop))}.`,
+    `- Added latency over the hop, sequential (no queueing): p50 <= 0.3 ms: ${both(verdicts.overHopSeqP50, (v) => `${signedMs(v, 3)} ms`)} → ${met(MODES.every((m) => verdicts.overHopSeqP50[m] <= GOAL_ADDED_P50_MS))}; p99 <= 1.5 ms: ${both(verdicts.overHopSeqP99, (v) => `${signedMs(v, 3)} ms`)} → ${met(MODES.every((m) => verdicts.overHopSeqP99[m] <= GOAL_ADDED_P99_MS))}.`,
+    `- Translated route (a chat client, a messages upstream) >= 0.7x the bare hop's req/s: ${both(verdicts.translatedVsHop, ratio)} → ${met(MODES.every((m) => verdicts.translatedVsHop[m] >= GOAL_TRANSLATED_VS_HOP))}.`,
     `- Idle gateway RSS < 80 MB: ${mib(memory.idle.gateway.rssMiB)} → ${met(memory.idle.gateway.rssMiB * 1.048576 < GOAL_IDLE_RSS_MIB)}.`,
   ];
   if (scaleOutLookups) {
@@ -431,7 +479,7 @@ function buildReport(
     '',
     '**Sequential latency (one request at a time)**',
     '',
-    markdownTable(['Mode', 'Path', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms'], seqRows),
+    markdownTable(['Mode', 'Path', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', 'over hop p50 ms', 'over hop p99 ms'], seqRows),
     '',
     '**Memory (VmRSS from /proc)**',
     '',
