@@ -76,3 +76,24 @@ test('nothing listening: unreachable, and nothing else is claimed', async () => 
   assert.equal(report.ok, false);
   assert.deepEqual(report.checks.map((c) => [c.id, c.cause]), [['relay.address', 'OK'], ['relay.messages', 'RELAY_UNREACHABLE']]);
 });
+
+test('the stream check reads past keep-alive comments (CRLF, no event names) and wants message_start first', async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['comment first, CRLF, type only', `: ping\r\n\r\ndata: {"type":"message_start","message":{"id":"m"}}\r\n\r\n`, 'pass'],
+    ['an error event first', `event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"busy"}}\n\n`, 'fail'],
+  ];
+  for (const [name, firstEvent, status] of cases) {
+    const upstream = await FakeUpstream.start();
+    t.after(() => upstream.close());
+    const relayed = messagesRelay(true);
+    upstream.handle((req) => {
+      if (req.method === 'POST' && req.path === '/v1/messages' && req.json().stream && req.headers.authorization === `Bearer ${KEY}`) {
+        const [comment, rest] = firstEvent.startsWith(':') ? [firstEvent.slice(0, 10), firstEvent.slice(10)] : ['', firstEvent];
+        return sseReply([comment, rest, 'event: message_stop\ndata: {"type":"message_stop"}\n\n'].filter((c) => c !== ''), { delayMs: 20 });
+      }
+      return relayed(req);
+    });
+    const sse = (await probe(upstream.url)).checks.find((c) => c.id === 'relay.sse')!;
+    assert.equal(sse.status, status, `${name}: ${sse.observed}`);
+  }
+});
