@@ -13,6 +13,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SseParser } from '../../../core/protocol/sse.ts';
 import { fetchOnce, median, percentile, sequential, throughput, type Target } from './measure.ts';
 import { ChildSet, cpuSeconds } from './processes.ts';
 
@@ -101,8 +102,11 @@ function verify(target: Target, client: Client, mode: Mode, answer: { status: nu
     if (got !== text) fail('wrong answer');
     return;
   }
+  const parser = new SseParser();
+  const last = [...parser.push(answer.text), ...parser.end()].filter((e) => !e.comment).at(-1);
   const tail = client === 'chat-completions' ? 'data: [DONE]' : client === 'responses' ? 'event: response.completed' : 'event: message_stop';
-  if (!answer.text.trimEnd().split('\n\n').at(-1)!.startsWith(tail)) fail(`stream does not end with ${tail}`);
+  const ends = client === 'chat-completions' ? last?.data === '[DONE]' : last?.event === tail.slice('event: '.length);
+  if (!ends) fail(`stream does not end with ${tail}`);
 }
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
