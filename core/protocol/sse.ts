@@ -56,18 +56,30 @@ function dataLines(data: string, ending: string): string {
  */
 export class SseParser {
   private readonly decoder = new TextDecoder('utf-8');
-  private buffer = '';
+  /**
+   * Text after the last complete event, in the pieces it came in (it holds no blank line): a long
+   * event arriving in many chunks is joined once, not copied again with every chunk.
+   */
+  private pending: string[] = [];
+  /** The last 3 characters of the pending text: a blank line the next chunk completes starts there. */
+  private tail = '';
   /** Stray blank lines, kept for the next event's raw text. */
   private blank = '';
   private started = false;
 
   push(chunk: Uint8Array | string): SseEvent[] {
     let text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
-    if (!this.started && text !== '') {
+    if (text === '') return [];
+    if (!this.started) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    this.buffer += text;
+    if (this.pending.length > 0 && !BLANK_LINE.test(this.tail + text)) {
+      this.pending.push(text);
+      this.tail = (this.tail + text).slice(-3);
+      return [];
+    }
+    this.pending.push(text);
     return this.drain();
   }
 
@@ -76,25 +88,28 @@ export class SseParser {
    * the last event are not part of any event.
    */
   end(): SseEvent[] {
-    this.buffer += this.decoder.decode();
+    const flushed = this.decoder.decode();
+    if (flushed !== '') this.pending.push(flushed);
     const events = this.drain();
-    if (this.buffer.trim() !== '') {
-      const last = parseBlock(this.blank + this.buffer);
+    const rest = this.pending.join('');
+    if (rest.trim() !== '') {
+      const last = parseBlock(this.blank + rest);
       if (last) events.push(last);
     }
-    this.buffer = '';
+    this.pending = [];
+    this.tail = '';
     this.blank = '';
     return events;
   }
 
   private drain(): SseEvent[] {
     const events: SseEvent[] = [];
-    for (;;) {
-      const match = /\r\n\r\n|\n\n|\r\r/.exec(this.buffer);
-      if (!match) break;
+    const buffer = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
+    SEPARATORS.lastIndex = 0;
+    let start = 0;
+    for (let match = SEPARATORS.exec(buffer); match; match = SEPARATORS.exec(buffer)) {
       const end = match.index + match[0].length;
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end);
+      const block = buffer.slice(start, end);
       const event = parseBlock(this.blank + block);
       if (event) {
         events.push(event);
@@ -102,10 +117,18 @@ export class SseParser {
       } else {
         this.blank += block;
       }
+      start = end;
     }
+    const rest = start > 0 ? buffer.slice(start) : buffer;
+    this.pending = rest === '' ? [] : [rest];
+    this.tail = rest.slice(-3);
     return events;
   }
 }
+
+/** The end of an event: a blank line after a line ending (LF, CRLF or CR). */
+const BLANK_LINE = /\r\n\r\n|\n\n|\r\r/;
+const SEPARATORS = new RegExp(BLANK_LINE.source, 'g');
 
 function parseBlock(block: string): SseEvent | undefined {
   let event: string | undefined;

@@ -139,3 +139,16 @@ test('replaceSseData swaps the data only: other lines, line endings and blank li
   const [event] = parseAll([replaceSseData('event: e\ndata: {"a":1}\n\n', '{"a":2}')]);
   assert.deepEqual([event!.event, event!.data], ['e', '{"a":2}']);
 });
+
+test('a long event in many small chunks, with the blank line cut across chunks, comes out once and whole', () => {
+  const text = `event: big\r\ndata: ${'é'.repeat(100_000)}\r\n\r\ndata: next\r\n\r\n`;
+  const bytes = Buffer.from(text);
+  const parser = new SseParser();
+  const events: SseEvent[] = [];
+  const blankLine = bytes.indexOf('\r\n\r\n') + 2;
+  const cuts = [...Array.from({ length: Math.ceil(blankLine / 997) }, (_, i) => i * 997), blankLine, bytes.length];
+  for (let i = 1; i < cuts.length; i += 1) events.push(...parser.push(bytes.subarray(cuts[i - 1], cuts[i])));
+  events.push(...parser.end());
+  assert.deepEqual(events.map((e) => [e.event, e.data.length]), [['big', 100_000], [undefined, 4]]);
+  assert.equal(events.map((e) => e.raw).join(''), text);
+});
