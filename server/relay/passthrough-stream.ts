@@ -1,19 +1,20 @@
 // A same-protocol stream relayed to the client: the upstream body piped through one synchronous
 // Transform (no promise per chunk), each chunk forwarded as received while a StreamObserver reads
 // usage on the side. A stream that ends before its terminal event, or fails, ends with an error
-// event in the client's protocol; a client that leaves aborts the upstream (forwardToProvider).
-import { Readable, Transform } from 'node:stream';
+// event in the client's protocol; a client that leaves aborts the upstream (api-hooks).
+import { Transform } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
+import { pipeUpstream } from './pipe-upstream.ts';
 import type { RelayOptions } from './relay-response.ts';
 import { streamErrorEvent } from './stream-error-event.ts';
 import { StreamObserver } from './stream-observer.ts';
 
-export function passThroughStream(surface: ApiSurface, body: AsyncIterable<Uint8Array>, state: FastifyRequest['gateway'], options: RelayOptions): Readable {
-  const upstream = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
+export function passThroughStream(surface: ApiSurface, body: AsyncIterable<Uint8Array>, state: FastifyRequest['gateway'], options: RelayOptions): Transform {
   const observer = new StreamObserver(surface, state, options.stripUsageChunk);
   let failed = false;
   const cutShort = (message: string) => {
+    failed = true;
     state.outcomeStatus = 502;
     state.outcome = 'upstream_cut';
     return streamErrorEvent(surface, message);
@@ -35,19 +36,8 @@ export function passThroughStream(surface: ApiSurface, body: AsyncIterable<Uint8
       callback();
     },
   });
-  upstream.once('error', (error: Error) => {
-    upstream.unpipe(out);
-    if (options.abort.signal.aborted) {
-      out.destroy();
-      return;
-    }
-    failed = true;
-    out.end(cutShort(`The upstream provider "${options.providerName}" failed during the stream (${error?.message ?? 'stream error'}); the answer is incomplete. Retry the request.`));
-  });
-  // The client went away (or the reply was torn down): release the upstream body.
-  out.once('close', () => {
-    if (!upstream.readableEnded) upstream.destroy();
-  });
-  upstream.pipe(out);
+  pipeUpstream(body, out, options.abort, (error) =>
+    cutShort(`The upstream provider "${options.providerName}" failed during the stream (${error?.message ?? 'stream error'}); the answer is incomplete. Retry the request.`),
+  );
   return out;
 }

@@ -1,7 +1,6 @@
 // Sends a provider's answer to the client: error statuses in the route's envelope, JSON as the
 // upstream's bytes (or translated into the client's protocol), and streams chunk by chunk with
 // backpressure (or event by event through a translation) while usage is read on the side.
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError, type ProviderResponse } from '../providers/provider.ts';
@@ -129,7 +128,7 @@ export async function relayResponse(request: FastifyRequest, reply: FastifyReply
 
   stampOverhead(reply, options.timing);
   const stream = options.translator
-    ? Readable.from(translatedStream(surface, response.body, state, { ...options, translator: options.translator }), { objectMode: false })
+    ? translatedStream(surface, response.body, state, { ...options, translator: options.translator })
     : passThroughStream(surface, response.body, state, options);
   const type = options.translator ? 'text/event-stream; charset=utf-8' : contentType;
   reply.code(response.status).headers({ 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });

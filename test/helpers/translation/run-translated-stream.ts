@@ -49,6 +49,11 @@ export async function runTranslatedStream(
     timing: { upstreamMs: 0 },
     attempts: 1,
   });
-  for await (const piece of stream) out.push(piece);
+  // Flowing mode: one 'data' event per piece the relay pushed (an async iterator would join them).
+  await new Promise<void>((resolve, reject) => {
+    stream.on('data', (piece: Buffer) => out.push(piece));
+    stream.once('end', resolve);
+    stream.once('error', reject);
+  });
   return { text: Buffer.concat(out).toString('utf8'), writes: out.length, state };
 }
