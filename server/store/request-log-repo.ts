@@ -59,10 +59,17 @@ const nextEntryId = (): string => ID_PREFIX + (idCounter++).toString(36);
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound on bound parameters (11 a row). */
 const ROWS_PER_INSERT = 500;
 
-export class RequestLogRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+const COLUMNS = ['id', 'at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome'] as const;
+const INSERT_ONE = `insert into request_log (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`;
 
-  /** Writes a batch in one transaction (all or nothing), a few hundred rows per statement. */
+export class RequestLogRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** SQLite: one prepared statement run per row in one transaction (see OpenedDatabase.runBatch). */
+    private readonly runBatch?: (sql: string, rows: unknown[][]) => Promise<void>,
+  ) {}
+
+  /** Writes a batch in one transaction (all or nothing): on SQLite one prepared row insert per entry, on PostgreSQL a few hundred rows per statement. */
   async insert(entries: RequestLogInput[]): Promise<void> {
     if (entries.length === 0) return;
     const rows: RequestLogTable[] = entries.map((e) => ({
@@ -78,6 +85,10 @@ export class RequestLogRepo {
       session_id: e.sessionId ?? null,
       outcome: e.outcome ?? null,
     }));
+    if (this.runBatch) {
+      await this.runBatch(INSERT_ONE, rows.map((row) => COLUMNS.map((column) => row[column])));
+      return;
+    }
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
         await trx.insertInto('request_log').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();

@@ -30,7 +30,7 @@ export class Store {
     this.operatorTokens = new OperatorTokensRepo(database.db);
     this.audit = new AuditRepo(database.db);
     this.imageHistory = new ImageHistoryRepo(database.db);
-    this.requestLog = new RequestLogRepo(database.db);
+    this.requestLog = new RequestLogRepo(database.db, database.runBatch);
   }
 
   static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {
