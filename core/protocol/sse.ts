@@ -90,7 +90,7 @@ export class SseParser {
   end(): SseEvent[] {
     const flushed = this.decoder.decode();
     if (flushed !== '') this.pending.push(flushed);
-    const events = this.drain();
+    const events = this.drain(true);
     const rest = this.pending.join('');
     if (rest.trim() !== '') {
       const last = parseBlock(this.blank + rest);
@@ -102,13 +102,16 @@ export class SseParser {
     return events;
   }
 
-  private drain(): SseEvent[] {
+  private drain(final = false): SseEvent[] {
     const events: SseEvent[] = [];
     const buffer = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
     SEPARATORS.lastIndex = 0;
     let start = 0;
     for (let match = SEPARATORS.exec(buffer); match; match = SEPARATORS.exec(buffer)) {
       const end = match.index + match[0].length;
+      // A CR ending the text so far may be the start of a CRLF: wait for it, so that a CRLF stream's
+      // event keeps its whole blank line (a CR-only stream's CR CR needs no wait).
+      if (!final && end === buffer.length && match[0] !== '\r\r' && match[0].endsWith('\r')) break;
       const block = buffer.slice(start, end);
       const event = parseBlock(this.blank + block);
       if (event) {
@@ -126,8 +129,11 @@ export class SseParser {
   }
 }
 
-/** The end of an event: a blank line after a line ending (LF, CRLF or CR). */
-const BLANK_LINE = /\r\n\r\n|\n\n|\r\r/;
+/**
+ * The end of an event: a line ending (LF, CRLF or CR) right after another one. An LF right after a
+ * CR is the CR's own (CRLF), so only a CR may follow a lone CR.
+ */
+const BLANK_LINE = /(?:\r\n|\n)(?:\r\n|\n|\r)|\r\r/;
 const SEPARATORS = new RegExp(BLANK_LINE.source, 'g');
 
 function parseBlock(block: string): SseEvent | undefined {

@@ -152,3 +152,11 @@ test('a long event in many small chunks, with the blank line cut across chunks, 
   assert.deepEqual(events.map((e) => [e.event, e.data.length]), [['big', 100_000], [undefined, 4]]);
   assert.equal(events.map((e) => e.raw).join(''), text);
 });
+
+test('mixed line endings: any line ending right after another ends the event; CR then LF is one line ending', () => {
+  const text = 'data: a\n\r\ndata: b\r\n\ndata: c\n\rdata: d\r\r\ndata: e\r\ndata: f\n\n';
+  everySplit(text, (events, how) => {
+    assert.deepEqual(events.map((e) => e.data), ['a', 'b', 'c', 'd', 'e\nf'], how);
+    assert.equal(events.map((e) => e.raw).join(''), text, how);
+  });
+});
