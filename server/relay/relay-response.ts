@@ -10,9 +10,10 @@ import { TranslationError } from '../providers/translate/translation-error.ts';
 import type { Translator } from '../providers/translate/translators.ts';
 import { usageFromJson } from '../usage/usage-extractor.ts';
 import { readBody } from './read-body.ts';
-import { passThroughStream } from './passthrough-stream.ts';
-import { translatedStream } from './translated-stream.ts';
+import { passThroughSteps } from './passthrough-stream.ts';
+import { translatedSteps } from './translated-stream.ts';
 import { relayUpstreamHeaders } from './upstream-headers.ts';
+import { writeStream } from './write-stream.ts';
 
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
 
@@ -127,15 +128,12 @@ export async function relayResponse(request: FastifyRequest, reply: FastifyReply
   }
 
   stampOverhead(reply, options.timing);
-  const stream = options.translator
-    ? translatedStream(surface, response.body, state, { ...options, translator: options.translator })
-    : passThroughStream(surface, response.body, state, options);
+  const steps = options.translator ? translatedSteps(surface, state, { ...options, translator: options.translator }) : passThroughSteps(surface, state, options);
   const type = options.translator ? 'text/event-stream; charset=utf-8' : contentType;
-  reply.code(response.status).headers({ 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
   const openStreams = options.openStreams;
   if (openStreams) {
     openStreams.inc();
     reply.raw.once('close', () => openStreams.dec());
   }
-  return reply.send(stream);
+  return writeStream(reply, response.status, { 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }, response.body, options.abort, steps);
 }

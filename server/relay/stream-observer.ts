@@ -20,19 +20,26 @@ function isTerminal(e: SseEvent): boolean {
   return e.event === undefined ? RESPONSES_END_DATA.test(e.data) : RESPONSES_TERMINAL_EVENTS.has(e.event);
 }
 
-/** The index just after the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`), or -1. */
-function lastEventEnd(text: string): number {
+/** The index just after the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`) at or after `from`, or -1. */
+function lastEventEnd(text: string, from: number): number {
+  if (text.endsWith('\n\n')) return text.length;
   const lf = text.lastIndexOf('\n\n');
   const crlf = text.lastIndexOf('\n\r\n');
   const cr = text.lastIndexOf('\r\r');
-  return Math.max(lf === -1 ? -1 : lf + 2, crlf === -1 ? -1 : crlf + 3, cr === -1 ? -1 : cr + 2);
+  const end = Math.max(lf === -1 ? -1 : lf + 2, crlf === -1 ? -1 : crlf + 3, cr === -1 ? -1 : cr + 2);
+  return end > from ? end : -1;
 }
 
 export class StreamObserver {
   private readonly decoder = new StringDecoder('utf8');
   private readonly usage: StreamUsage;
-  /** The start of an event whose blank line has not arrived yet. */
-  private pending = '';
+  /**
+   * The start of an event whose blank line has not arrived yet, in pieces (joined once it is
+   * complete), so a long event costs its length once, not once per chunk.
+   */
+  private pending: string[] = [];
+  /** The last few characters of `pending`, where a blank line may begin. */
+  private pendingTail = '';
   /** True once the stream's terminal event ([DONE], message_stop, error, a Responses end) went by. */
   finished = false;
 
@@ -50,21 +57,29 @@ export class StreamObserver {
 
   /** Observes one upstream chunk; returns what to send on: the chunk itself unless stripping. */
   take(chunk: Buffer): Buffer | string {
-    const text = this.pending + this.decoder.write(chunk);
-    const end = lastEventEnd(text);
-    if (end === -1) {
-      this.pending = text;
+    const fresh = this.decoder.write(chunk);
+    // Only the new text (and the few characters before it) can hold the blank line that ends an event.
+    const probe = this.pendingTail + fresh;
+    const endInProbe = lastEventEnd(probe, this.pendingTail.length);
+    if (endInProbe === -1) {
+      this.pending.push(fresh);
+      this.pendingTail = probe.slice(-3);
       return this.strip ? '' : chunk;
     }
-    this.pending = text.slice(end);
-    const sent = this.observe(text.slice(0, end), false);
+    const cut = endInProbe - this.pendingTail.length;
+    const events = this.pending.join('') + fresh.slice(0, cut);
+    const rest = fresh.slice(cut);
+    this.pending = rest.length > 0 ? [rest] : [];
+    this.pendingTail = rest.slice(-3);
+    const sent = this.observe(events, false);
     return this.strip ? sent : chunk;
   }
 
   /** At the end of the body: a last event without its blank line. Returns what to send on. */
   end(): string {
-    const text = this.pending + this.decoder.end();
-    this.pending = '';
+    const text = this.pending.join('') + this.decoder.end();
+    this.pending = [];
+    this.pendingTail = '';
     if (text.trim() === '') return this.strip ? text : '';
     const sent = this.observe(text, true);
     return this.strip ? sent : '';

@@ -29,8 +29,12 @@ export function usageFromJson(surface: ApiSurface, body: unknown): TokenCounts {
 /** A usage object (not `"usage":null`, which chat streams send in every chunk). */
 export const HAS_USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
-/** String values of the fields that carry generated text in the protocols' stream events (Responses: `delta`). */
-const GENERATED_TEXT = /"(?:text|content|thinking|partial_json|arguments|reasoning_content|delta)":"((?:[^"\\]|\\.)*)"/g;
+/**
+ * String values of the fields that carry generated text in the protocols' stream events (Responses:
+ * `delta`). Written as runs of plain characters between escapes, so a long value is one run rather
+ * than one regex step per character (which overflowed the regex stack on multi-megabyte deltas).
+ */
+const GENERATED_TEXT = /"(?:text|content|thinking|partial_json|arguments|reasoning_content|delta)":"([^"\\]*(?:\\.[^"\\]*)*)"/g;
 
 /**
  * Accumulates usage over the events of a stream, writing it through to `target` as it arrives, so a

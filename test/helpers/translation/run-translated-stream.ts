@@ -1,9 +1,10 @@
-// Feeds bytes through the gateway's translated-stream relay in a given chunking and returns the
-// text the client would read, plus the request state it left behind (usage, outcome).
+// Feeds bytes through the gateway's translated-stream steps in a given chunking, the way
+// server/relay/write-stream.ts drives them, and returns the text the client would read (and how
+// many writes), plus the request state it left behind (usage, outcome).
 import type { ApiSurface } from '../../../core/protocol/error-bodies.ts';
 import type { GatewayRequestState } from '../../../server/gateway-request.ts';
 import type { Translator } from '../../../server/providers/translate/translators.ts';
-import { translatedStream } from '../../../server/relay/translated-stream.ts';
+import { translatedSteps } from '../../../server/relay/translated-stream.ts';
 
 export type Chunking = 'whole' | 'lines' | 'every-7-bytes' | 'every-byte';
 export const CHUNKINGS: Chunking[] = ['whole', 'lines', 'every-7-bytes', 'every-byte'];
@@ -28,10 +29,6 @@ export function chunk(bytes: Buffer, how: Chunking): Buffer[] {
   return out;
 }
 
-async function* iterate(chunks: Buffer[]): AsyncIterable<Uint8Array> {
-  for (const c of chunks) yield c;
-}
-
 export async function runTranslatedStream(
   translator: Translator,
   surface: ApiSurface,
@@ -40,8 +37,8 @@ export async function runTranslatedStream(
   options: { stripUsageChunk?: boolean } = {},
 ): Promise<{ text: string; writes: number; state: GatewayRequestState }> {
   const state: GatewayRequestState = { surface, inputTokens: 0, outputTokens: 0, usageRecorded: false };
-  const out: Buffer[] = [];
-  const stream = translatedStream(surface, iterate(chunk(bytes, how)), state, {
+  const out: string[] = [];
+  const steps = translatedSteps(surface, state, {
     providerName: 'fixture',
     stripUsageChunk: options.stripUsageChunk ?? false,
     abort: new AbortController(),
@@ -49,11 +46,29 @@ export async function runTranslatedStream(
     timing: { upstreamMs: 0 },
     attempts: 1,
   });
-  // Flowing mode: one 'data' event per piece the relay pushed (an async iterator would join them).
-  await new Promise<void>((resolve, reject) => {
-    stream.on('data', (piece: Buffer) => out.push(piece));
-    stream.once('end', resolve);
-    stream.once('error', reject);
-  });
-  return { text: Buffer.concat(out).toString('utf8'), writes: out.length, state };
+  const send = (text: Buffer | string) => {
+    if (text.length > 0) out.push(String(text));
+  };
+  let stopped = false;
+  for (const piece of chunk(bytes, how)) {
+    try {
+      send(steps.chunk(piece));
+    } catch (error) {
+      send(steps.failure(error));
+      stopped = true;
+      break;
+    }
+    if (steps.stopped) {
+      stopped = true;
+      break;
+    }
+  }
+  if (!stopped) {
+    try {
+      send(steps.end());
+    } catch (error) {
+      send(steps.failure(error));
+    }
+  }
+  return { text: out.join(''), writes: out.length, state };
 }

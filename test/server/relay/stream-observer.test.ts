@@ -84,3 +84,13 @@ test('a Responses stream ends with response.completed and reports its usage', ()
   assert.deepEqual([r.target.inputTokens, r.target.outputTokens], [5, 2]);
   assert.equal(r.target.generatedChars, 2);
 });
+
+test('an 8 MB event in 16 KB pieces is observed whole: its text counted, nothing re-read per piece', () => {
+  const text = `${'x'.repeat(8 * 1024 * 1024)}\\"`;
+  const event = Buffer.from(`data: {"choices":[{"delta":{"content":"${text}"}}],"usage":null}\n\n` + usageChunk + 'data: [DONE]\n\n');
+  const r = relay(event, 16 * 1024, 'openai');
+  assert.equal(r.sent.length, event.length);
+  assert.equal(r.target.generatedChars, text.length);
+  assert.deepEqual([r.target.inputTokens, r.target.outputTokens], [9, 4]);
+  assert.equal(r.finished, true);
+});

@@ -1,0 +1,78 @@
+// Writes a relayed stream straight to the client's response: the reply is hijacked once its status
+// and headers are known (onResponse hooks still run at the end), each upstream chunk goes through
+// `steps` and is written with backpressure, and no stream sits in between (no Transform, no pipe,
+// no promise per chunk). A client that leaves releases the upstream; an upstream that fails
+// mid-stream gets the relay's last words (an error event) and the response ends cleanly.
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
+export interface StreamSteps {
+  /** What to send for one upstream chunk (may be empty). */
+  chunk(chunk: Buffer): Buffer | string;
+  /** What to send once the upstream body ended. */
+  end(): string;
+  /** What to send when the upstream failed (or a step threw) mid-stream. */
+  failure(error: unknown): string;
+  /** Set by a step that decided the stream is over (the rest is not wanted): the upstream is released. */
+  stopped?: boolean;
+}
+
+export function writeStream(reply: FastifyReply, status: number, headers: Record<string, string>, body: AsyncIterable<Uint8Array>, abort: AbortController, steps: StreamSteps): FastifyReply {
+  const res = reply.raw;
+  const upstream = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
+  reply.hijack();
+  res.writeHead(status, { ...(reply.getHeaders() as Record<string, string>), ...headers });
+
+  let done = false;
+  const finish = (last: string) => {
+    if (done) return;
+    done = true;
+    upstream.off('data', onData);
+    if (!upstream.readableEnded) upstream.destroy();
+    if (res.writableEnded || res.destroyed) return;
+    if (last.length > 0) res.write(last);
+    res.end();
+  };
+  const resume = () => upstream.resume();
+  const onData = (chunk: Buffer) => {
+    let out: Buffer | string;
+    try {
+      out = steps.chunk(chunk);
+    } catch (error) {
+      finish(steps.failure(error));
+      return;
+    }
+    if (out.length > 0 && !res.write(out)) {
+      upstream.pause();
+      res.once('drain', resume);
+    }
+    if (steps.stopped) finish('');
+  };
+  upstream.on('data', onData);
+  upstream.once('end', () => {
+    let last: string;
+    try {
+      last = steps.end();
+    } catch (error) {
+      last = steps.failure(error);
+    }
+    finish(last);
+  });
+  upstream.once('error', (error: Error) => {
+    if (done) return;
+    // The client left (its response closed and aborted the upstream call): nobody to tell.
+    if (abort.signal.aborted || res.destroyed) {
+      done = true;
+      res.destroy();
+      return;
+    }
+    finish(steps.failure(error));
+  });
+  res.once('close', () => {
+    if (!upstream.readableEnded) upstream.destroy();
+  });
+  // settleAnswer left the body paused with its first chunk put back: a 'data' listener alone does
+  // not restart a stream paused on purpose.
+  upstream.resume();
+  return reply;
+}
