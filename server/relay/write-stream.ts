@@ -2,7 +2,8 @@
 // and headers are known (onResponse hooks still run at the end), each upstream chunk goes through
 // `steps` and is written with backpressure, and no stream sits in between (no Transform, no pipe,
 // no promise per chunk). A client that leaves releases the upstream; an upstream that fails
-// mid-stream gets the relay's last words (an error event) and the response ends cleanly.
+// mid-stream gets the relay's last words (an error event) and the response ends cleanly. Chunks that
+// arrive in the same tick are written together.
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
@@ -34,7 +35,19 @@ export function writeStream(reply: FastifyReply, status: number, headers: Record
     res.end();
   };
   const resume = () => upstream.resume();
+  // The chunks one network read brings (an upstream writes event by event; they often arrive
+  // together) leave in one write: corked until the end of this tick, so nothing waits longer.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   const onData = (chunk: Buffer) => {
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(uncork);
+    }
     let out: Buffer | string;
     try {
       out = steps.chunk(chunk);
