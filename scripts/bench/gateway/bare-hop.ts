@@ -1,5 +1,5 @@
 // The yardstick of the gateway benchmark: a bare Node pass-through, run as its own process.
-// node:http server + an undici Pool (keep-alive, same pool size as the gateway's upstream pool)
+// node:http server + an undici Pool (keep-alive, no cap on connections, as the gateway's upstream pool)
 // relaying method, path, body and the response bytes to one upstream origin. No auth, no
 // parsing, no validation, no usage: the practical limit of one hop in Node (DESIGN.md). Kept lean
 // on purpose: no AbortController per request (a client leaving after the answer started destroys
@@ -13,7 +13,8 @@ import { Pool } from 'undici';
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length']);
 
 function main(origin: string): void {
-  const pool = new Pool(origin, { connections: 64, keepAliveTimeout: 30_000 });
+  // As many upstream connections as requests in flight, like the gateway (a stream holds one).
+  const pool = new Pool(origin, { connections: null, keepAliveTimeout: 30_000 });
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
