@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { ProviderResponse } from '../providers/provider.ts';
 import { UpstreamError } from '../providers/provider.ts';
 import { readUpstreamBody, type UpstreamTiming } from './relay-response.ts';
+import { settleOnEvents } from './stream-events.ts';
 
 const EMPTY: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
 
@@ -13,30 +14,15 @@ const EMPTY: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
  * rejects if it fails first. No chunk is consumed and nothing is wrapped.
  */
 function firstChunk(body: Readable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
-      cleanup();
+  return settleOnEvents(
+    body,
+    (chunk) => {
       body.pause();
       body.unshift(chunk);
-      resolve();
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve();
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onError);
-  });
+      return { value: undefined };
+    },
+    () => undefined,
+  );
 }
 
 /** The same for any other async iterable: the first chunk is read and replayed. */
