@@ -7,7 +7,7 @@
 // AbortController (with a DOMException) per call.
 // Usage: bare-hop.ts <upstream origin>. Prints {"port": N} once it listens.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveChild } from './serve-child.ts';
 import { Pool } from 'undici';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length']);
@@ -45,19 +45,7 @@ function main(origin: string): void {
         });
     });
   });
-  server.keepAliveTimeout = 60_000;
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    void pool.destroy().finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), 500).unref();
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.stdin.on('end', stop).on('close', stop).resume();
-  server.listen(0, '127.0.0.1', () => {
-    process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
-  });
+  serveChild(server, () => pool.destroy());
 }
 
 const origin = process.argv[2];

@@ -5,7 +5,7 @@
 // answers the same in the messages protocol (the gateway's translated path).
 // Prints {"port": N} on stdout once it listens; exits on SIGTERM/SIGINT or when stdin closes.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveChild } from './serve-child.ts';
 import { pathToFileURL } from 'node:url';
 
 export const FAKE_MODEL = 'bench-model';
@@ -97,19 +97,7 @@ function main(): void {
       res.end();
     });
   });
-  server.keepAliveTimeout = 60_000;
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  // The benchmark holds our stdin: if it dies without signalling us, we stop too.
-  process.stdin.on('end', stop).on('close', stop).resume();
-  server.listen(0, '127.0.0.1', () => {
-    process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
-  });
+  serveChild(server);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

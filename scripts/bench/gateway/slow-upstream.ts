@@ -4,7 +4,7 @@
 // Usage: slow-upstream.ts <chunks per stream>. Prints {"port": N} once it listens; exits on
 // SIGTERM/SIGINT or when stdin closes.
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveChild } from './serve-child.ts';
 
 const created = 1_700_000_000;
 const chunk = (content: string) =>
@@ -39,19 +39,7 @@ function main(chunksPerStream: number): void {
       }
     }
   }, 1000);
-  server.keepAliveTimeout = 60_000;
-  const stop = () => {
-    clearInterval(ticker);
-    server.close();
-    server.closeAllConnections();
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.stdin.on('end', stop).on('close', stop).resume();
-  server.listen(0, '127.0.0.1', () => {
-    process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
-  });
+  serveChild(server, () => clearInterval(ticker));
 }
 
 main(Number(process.argv[2] ?? 40));
