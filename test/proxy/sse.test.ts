@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -64,10 +64,8 @@ test('a multi-byte character split across network chunks arrives intact (observe
   assert.equal(text, events.join(''));
 });
 
-test('a rewriting extension sees whole characters and its edits are re-encoded correctly', async (t) => {
-  const events = messageEvents({ text: UNICODE_TEXT });
-  const upstream = await startFakeUpstream(replySse(splitInsideCharacters(events.join('')), {}, 3));
-  t.after(() => upstream.close());
+/** A proxy with an extension that upper-cases text deltas and drops ping events (rewrite mode). */
+async function startShoutingProxy(t: TestContext, upstreamUrl: string) {
   const dir = tempDir(t);
   writeFileSync(
     join(dir, 'shout.mjs'),
@@ -76,7 +74,14 @@ test('a rewriting extension sees whole characters and its edits are re-encoded c
        if (ctx.event.type === 'ping') ctx.drop();
      } };`,
   );
-  const proxy = await startProxy(t, upstream.url, { CACHE_FIX_EXTENSIONS_DIR: dir });
+  return startProxy(t, upstreamUrl, { CACHE_FIX_EXTENSIONS_DIR: dir });
+}
+
+test('a rewriting extension sees whole characters and its edits are re-encoded correctly', async (t) => {
+  const events = messageEvents({ text: UNICODE_TEXT });
+  const upstream = await startFakeUpstream(replySse(splitInsideCharacters(events.join('')), {}, 3));
+  t.after(() => upstream.close());
+  const proxy = await startShoutingProxy(t, upstream.url);
   const res = await streamBytes(proxy.url, '{"model":"m","stream":true,"messages":[]}');
   const text = res.bytes.toString();
   assert.equal(text.includes('\ufffd'), false);
@@ -93,15 +98,7 @@ test('rewrite mode: untouched events keep their bytes (CRLF, id lines, comments)
   const pieces = [...Buffer.from(stream)].map((b) => Buffer.of(b));
   const upstream = await startFakeUpstream(replySse(pieces, {}, 0));
   t.after(() => upstream.close());
-  const dir = tempDir(t);
-  writeFileSync(
-    join(dir, 'shout.mjs'),
-    `export default { name: 'shout', onStreamEvent(ctx) {
-       if (ctx.event.type === 'content_block_delta') return { ...ctx.event, delta: { ...ctx.event.delta, text: ctx.event.delta.text.toUpperCase() } };
-       if (ctx.event.type === 'ping') ctx.drop();
-     } };`,
-  );
-  const proxy = await startProxy(t, upstream.url, { CACHE_FIX_EXTENSIONS_DIR: dir });
+  const proxy = await startShoutingProxy(t, upstream.url);
   const res = await streamBytes(proxy.url, '{"model":"m","stream":true,"messages":[]}');
   const expected = events
     .filter((e) => !e.includes('"type":"ping"'))
