@@ -1,12 +1,12 @@
 // Builds the two fastify listeners (text API and image API) from shared dependencies.
 // Never listens: start.ts does, and tests use app.inject.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { randomBase62 } from './auth/random-tokens.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './serve-options.ts';
 import './gateway-request.ts';
+import { nextRequestId } from './request-ids.ts';
 import { registerApiErrorHandling } from './plugins/api-errors.ts';
-import { registerApiHooks } from './plugins/api-hooks.ts';
+import { logRequestLine, registerApiHooks } from './plugins/api-hooks.ts';
 import { expectationFailed, rawClientErrorHandler } from './plugins/raw-client-errors.ts';
 import { sendFrameworkError } from './plugins/api-errors.ts';
 import { registerChatCompletions } from './routes/chat-completions.ts';
@@ -20,12 +20,8 @@ import { imageNotFound, textNotFound } from './routes/not-found-hints.ts';
 import { registerResponsesRetrieve } from './routes/responses-retrieve.ts';
 import { registerResponses } from './routes/responses.ts';
 import { registerWeb } from './web/web-plugin.ts';
+import { FastLane } from './fast-lane/fast-lane.ts';
 import { registerAdminApi } from './admin-api/admin-api-plugin.ts';
-
-// Request ids need to be unique, not secret: a random per-process prefix and a counter.
-const REQUEST_ID_PREFIX = `req_${randomBase62(10)}`;
-let requestCounter = 0;
-const nextRequestId = () => REQUEST_ID_PREFIX + (++requestCounter).toString(36).padStart(6, '0');
 
 function baseApp(deps: GatewayDeps): FastifyInstance {
   const requestTimeout = deps.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -50,12 +46,9 @@ function baseApp(deps: GatewayDeps): FastifyInstance {
   app.server.on('checkExpectation', expectationFailed(nextRequestId));
   registerApiHooks(app, deps);
   // One line per request at info level; no hook at all when that level is off.
-  if (deps.logger?.isLevelEnabled('info')) app.addHook('onResponse', async (request, reply) => {
-    // Path only: a query string could carry anything the caller put there.
-    request.log.info(
-      { method: request.method, path: request.url.split('?', 1)[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime), key: request.gateway?.auth?.keyId },
-      'request',
-    );
+  if (deps.logger?.isLevelEnabled('info')) app.addHook('onResponse', (request, reply, done) => {
+    logRequestLine(request, reply);
+    done();
   });
   registerHealth(app, deps);
   return app;
@@ -63,16 +56,22 @@ function baseApp(deps: GatewayDeps): FastifyInstance {
 
 export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   const app = baseApp(deps);
+  // The hot routes are also answered on node:http, without fastify's per-request pipeline.
+  const lane = deps.settings.fastLane === false ? undefined : new FastLane(deps);
   registerApiErrorHandling(app, deps.settings, textNotFound(deps.settings));
   registerMetrics(app, deps, deps.settings.metricsToken);
   registerModels(app, deps, 'text');
-  registerChatCompletions(app, deps);
-  registerMessages(app, deps);
+  registerChatCompletions(app, deps, lane);
+  registerMessages(app, deps, lane);
   registerResponses(app, deps);
   registerResponsesRetrieve(app, deps);
   registerEmbeddings(app, deps);
   registerWeb(app, deps);
   registerAdminApi(app, deps);
+  if (lane) {
+    lane.install(app.server);
+    app.decorate('fastLane', lane);
+  }
   return app;
 }
 

@@ -25,6 +25,11 @@ export interface GatewaySettings {
   jsonMaxDepth?: number;
   /** Bearer token that GET /metrics requires; unset = metrics off. */
   metricsToken?: string;
+  /**
+   * Answer the hot API routes (chat completions, messages) on node:http without fastify's
+   * per-request pipeline (server/fast-lane/). Default on; false sends every request through fastify.
+   */
+  fastLane?: boolean;
 }
 
 

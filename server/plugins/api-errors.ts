@@ -1,6 +1,7 @@
 // Turns every failure on an API listener into the error envelope of the route's surface,
 // with a request id, and counts it in the key's usage.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiReply, ApiRequest } from '../api-exchange.ts';
 import { messagesErrorBody, openAiErrorBody } from '../../core/protocol/error-bodies.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError } from '../providers/provider.ts';
@@ -17,7 +18,7 @@ function isPermanent(error: GatewayError): boolean {
   return error.status === 401 || error.status === 403 || error.code === 'upstream_auth_failed';
 }
 
-export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
+export function sendApiError<Reply extends ApiReply>(request: ApiRequest, reply: Reply, error: GatewayError): Reply {
   const surface = request.gateway?.surface ?? 'openai';
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
   if (isPermanent(error)) reply.header('x-should-retry', 'false');
@@ -26,7 +27,8 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
     surface === 'messages'
       ? messagesErrorBody(error.status, error.message, request.id)
       : openAiErrorBody(error.status, error.message, { code: error.code, param: error.options.param ?? null });
-  return reply.send(body);
+  reply.send(body);
+  return reply;
 }
 
 /**
@@ -93,14 +95,17 @@ export function toGatewayError(error: FastifyError | Error, settings: GatewaySet
   return new GatewayError(500, 'internal_error', 'The gateway hit an internal error. Retry; if it persists, report the request id to the operator.');
 }
 
+/** Any failure of an API request, answered in the route's envelope; failures of the gateway itself are logged. */
+export function answerApiError<Reply extends ApiReply>(settings: GatewaySettings, error: Error, request: ApiRequest, reply: Reply): Reply {
+  const gatewayError = toGatewayError(error, settings);
+  if (gatewayError.status >= 500 && !(error instanceof UpstreamError)) {
+    if (gatewayError.code === 'database_unavailable') request.log.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'database unavailable');
+    else request.log.error({ err: error }, 'request failed');
+  }
+  return sendApiError(request, reply, gatewayError);
+}
+
 export function registerApiErrorHandling(app: FastifyInstance, settings: GatewaySettings, notFound: (request: FastifyRequest) => GatewayError): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const gatewayError = toGatewayError(error, settings);
-    if (gatewayError.status >= 500 && !(error instanceof UpstreamError)) {
-      if (gatewayError.code === 'database_unavailable') request.log.warn({ err: { message: (error as Error).message, code: (error as { code?: string }).code } }, 'database unavailable');
-      else request.log.error({ err: error }, 'request failed');
-    }
-    return sendApiError(request, reply, gatewayError);
-  });
+  app.setErrorHandler((error: FastifyError, request, reply) => answerApiError(settings, error, request, reply));
   app.setNotFoundHandler((request, reply) => sendApiError(request, reply, notFound(request)));
 }

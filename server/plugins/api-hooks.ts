@@ -1,6 +1,7 @@
 // Shared plumbing of the API listeners: per-request state and id, raw JSON bodies,
 // key authentication with the per-key rate limit, and usage counting at the end.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ApiReply, ApiRequest } from '../api-exchange.ts';
 import { extractApiKey } from '../auth/credential-parser.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
@@ -15,43 +16,7 @@ import { promptChars, tokensFromChars } from '../usage/estimate-tokens.ts';
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
   app.decorateRequest('gateway', null as never);
   // Hooks take a callback rather than returning a promise: no promise and no microtask per request.
-  app.addHook('onRequest', (request, reply, done) => {
-    request.gateway = { surface: surfaceOf(request.url, request.headers['anthropic-version']), inputTokens: 0, outputTokens: 0, usageRecorded: false };
-    reply.header('x-request-id', request.id);
-    if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
-    if (!request.headers.host && request.raw.httpVersion === '1.1') {
-      return done(new GatewayError(400, 'missing_host', 'HTTP/1.1 requests need a Host header; send the address the client connects to.', { headers: { connection: 'close' } }));
-    }
-    const bodyBytes = declaredBodyBytes(request, deps.settings.bodyLimitBytes);
-    if (deps.bodyBudget && !deps.bodyBudget.reserve(bodyBytes)) {
-      return done(new GatewayError(503, 'busy_with_large_requests', 'The gateway is busy reading other large requests. Retry in a moment.', { headers: { 'retry-after': '1' } }));
-    }
-    deps.lifecycle?.begin();
-    // A response that closes before it finished: the client left, or a shutdown cut it. The
-    // upstream call stops, and what reached a provider is counted all the same, with the tokens
-    // known at that moment.
-    reply.raw.once('close', () => {
-      deps.bodyBudget?.release(bodyBytes);
-      const state = request.gateway;
-      if (!reply.raw.writableFinished) {
-        state.abort?.abort();
-        if (state.reachedProvider) {
-          state.outcome ??= deps.lifecycle?.draining ? 'shutdown_cut' : 'client_aborted';
-          recordUsageOnce(deps, request, state.outcomeStatus ?? reply.statusCode, reply.elapsedTime);
-          observeRequest(deps, request, reply);
-        }
-      }
-      deps.lifecycle?.end();
-    });
-    if (deps.lifecycle?.draining) {
-      return done(
-        new GatewayError(503, 'shutting_down', 'The gateway is shutting down and takes no new requests. Retry in a moment.', {
-          headers: { 'retry-after': '1', connection: 'close' },
-        }),
-      );
-    }
-    done();
-  });
+  app.addHook('onRequest', (request, reply, done) => done(beginApiRequest(deps, request, reply)));
 
   const maxDepth = deps.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
   // The APIs take JSON only; anything else answers 415 with what to send.
@@ -60,30 +25,89 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const raw = body as Buffer;
     request.rawBody = raw;
-    if (raw.length === 0) {
-      done(new GatewayError(400, 'invalid_json', 'The request body is empty; send a JSON object.'), undefined);
-      return;
-    }
-    if (exceedsJsonDepth(raw, maxDepth)) {
-      done(new GatewayError(400, 'json_too_deep', `The request body nests deeper than ${maxDepth} levels, the limit for JSON here. Flatten the structure.`), undefined);
-      return;
-    }
     try {
-      done(null, JSON.parse(raw.toString('utf8')));
+      done(null, parseJsonBody(raw, maxDepth));
     } catch (error) {
-      done(new GatewayError(400, 'invalid_json', `The request body is not valid JSON (${(error as Error).message}).`), undefined);
+      done(error as GatewayError, undefined);
     }
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
-    observeRequest(deps, request, reply);
+    finishApiRequest(deps, request, reply);
     done();
   });
 }
 
+/**
+ * The start of every API request (fastify's onRequest hook, or the fast lane): its state, id
+ * headers, the body budget, the draining check, and what happens if the response closes early.
+ * Returns the refusal to answer, if any.
+ */
+export function beginApiRequest(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): GatewayError | undefined {
+  request.gateway = { surface: surfaceOf(request.url, request.headers['anthropic-version']), inputTokens: 0, outputTokens: 0, usageRecorded: false };
+  reply.header('x-request-id', request.id);
+  if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
+  if (!request.headers.host && request.raw.httpVersion === '1.1') {
+    return new GatewayError(400, 'missing_host', 'HTTP/1.1 requests need a Host header; send the address the client connects to.', { headers: { connection: 'close' } });
+  }
+  const bodyBytes = declaredBodyBytes(request, deps.settings.bodyLimitBytes);
+  if (deps.bodyBudget && !deps.bodyBudget.reserve(bodyBytes)) {
+    return new GatewayError(503, 'busy_with_large_requests', 'The gateway is busy reading other large requests. Retry in a moment.', { headers: { 'retry-after': '1' } });
+  }
+  deps.lifecycle?.begin();
+  // A response that closes before it finished: the client left, or a shutdown cut it. The
+  // upstream call stops, and what reached a provider is counted all the same, with the tokens
+  // known at that moment.
+  reply.raw.once('close', () => {
+    deps.bodyBudget?.release(bodyBytes);
+    const state = request.gateway;
+    if (!reply.raw.writableFinished) {
+      state.abort?.abort();
+      if (state.reachedProvider) {
+        state.outcome ??= deps.lifecycle?.draining ? 'shutdown_cut' : 'client_aborted';
+        recordUsageOnce(deps, request, state.outcomeStatus ?? reply.statusCode, reply.elapsedTime);
+        observeRequest(deps, request, reply);
+      }
+    }
+    deps.lifecycle?.end();
+  });
+  if (deps.lifecycle?.draining) {
+    return new GatewayError(503, 'shutting_down', 'The gateway is shutting down and takes no new requests. Retry in a moment.', {
+      headers: { 'retry-after': '1', connection: 'close' },
+    });
+  }
+  return undefined;
+}
+
+/** A request body as JSON: never empty, nested no deeper than `maxDepth`; throws a GatewayError (400) otherwise. */
+export function parseJsonBody(raw: Buffer, maxDepth: number): unknown {
+  if (raw.length === 0) throw new GatewayError(400, 'invalid_json', 'The request body is empty; send a JSON object.');
+  if (exceedsJsonDepth(raw, maxDepth)) {
+    throw new GatewayError(400, 'json_too_deep', `The request body nests deeper than ${maxDepth} levels, the limit for JSON here. Flatten the structure.`);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new GatewayError(400, 'invalid_json', `The request body is not valid JSON (${(error as Error).message}).`);
+  }
+}
+
+/** The end of every answered API request: usage, request log and metrics. */
+export function finishApiRequest(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): void {
+  recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
+  observeRequest(deps, request, reply);
+}
+
+/** The one line per request written at info level: the path without its query (a query string could carry anything). */
+export function logRequestLine(request: ApiRequest, reply: ApiReply): void {
+  request.log.info(
+    { method: request.raw.method, path: request.url.split('?', 1)[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime), key: request.gateway?.auth?.keyId },
+    'request',
+  );
+}
+
 /** One answered (or abandoned) API request in the metrics. */
-function observeRequest(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply): void {
+export function observeRequest(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): void {
   const metrics = deps.metrics;
   const route = request.routeOptions.url;
   if (!metrics || !route?.startsWith('/v1/') || request.gateway?.observed) return;
@@ -99,13 +123,13 @@ function observeRequest(deps: GatewayDeps, request: FastifyRequest, reply: Fasti
 }
 
 /** What a request's body will hold in memory: its Content-Length, or the limit when it streams without one. */
-function declaredBodyBytes(request: FastifyRequest, limit: number): number {
+function declaredBodyBytes(request: ApiRequest, limit: number): number {
   const length = request.headers['content-length'];
   if (length !== undefined) return Math.min(Number(length) || 0, limit);
   return request.headers['transfer-encoding'] ? limit : 0;
 }
 
-export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, status: number, elapsedMs: number): void {
+export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: number, elapsedMs: number): void {
   const state = request.gateway;
   if (!state?.auth || state.usageRecorded) return;
   state.usageRecorded = true;
@@ -145,7 +169,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: FastifyRequest, stat
  * `quota_exceeded`) and its rate limit, the key's own or the default (429 `rate_limit_exceeded`).
  */
 export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boolean }) {
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return async function authenticate(request: ApiRequest, reply: ApiReply): Promise<void> {
     const allowXApiKey = options.allowXApiKey || request.gateway.surface === 'messages';
     const key = extractApiKey({
       authorization: request.headers.authorization,

@@ -1,14 +1,14 @@
 // A same-protocol stream relayed to the client: each chunk forwarded as received while a
 // StreamObserver reads usage on the side. A stream that ends before its terminal event, or fails,
 // ends with an error event in the client's protocol.
-import type { FastifyRequest } from 'fastify';
+import type { GatewayRequestState } from '../gateway-request.ts';
 import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
 import type { RelayOptions } from './relay-response.ts';
 import { streamErrorEvent } from './stream-error-event.ts';
 import { StreamObserver } from './stream-observer.ts';
 import type { StreamSteps } from './write-stream.ts';
 
-export function passThroughSteps(surface: ApiSurface, state: FastifyRequest['gateway'], options: RelayOptions): StreamSteps {
+export function passThroughSteps(surface: ApiSurface, state: GatewayRequestState, options: RelayOptions): StreamSteps {
   const observer = new StreamObserver(surface, state, options.stripUsageChunk);
   const cutShort = (message: string) => {
     state.outcomeStatus = 502;

@@ -1,7 +1,7 @@
 // Sends a provider's answer to the client: error statuses in the route's envelope, JSON as the
 // upstream's bytes (or translated into the client's protocol), and streams chunk by chunk with
 // backpressure (or event by event through a translation) while usage is read on the side.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiReply, ApiRequest } from '../api-exchange.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError, type ProviderResponse } from '../providers/provider.ts';
 import { clientErrorBody } from '../providers/translate/error-translation.ts';
@@ -56,19 +56,19 @@ export async function readUpstreamBody(body: AsyncIterable<Uint8Array>, provider
   }
 }
 
-function markServed(request: FastifyRequest, reply: FastifyReply, upstreamHeaders: Record<string, string>, options: RelayOptions): void {
+function markServed(request: ApiRequest, reply: ApiReply, upstreamHeaders: Record<string, string>, options: RelayOptions): void {
   reply.header('x-gateway-provider', options.providerName);
   reply.header('x-gateway-attempts', String(options.attempts));
   relayUpstreamHeaders(reply, request.gateway.surface, upstreamHeaders, !options.translator);
 }
 
 /** The gateway's own milliseconds so far: time since the request arrived, minus time spent on upstreams. */
-function stampOverhead(reply: FastifyReply, timing: UpstreamTiming): void {
+function stampOverhead(reply: ApiReply, timing: UpstreamTiming): void {
   reply.header('x-gateway-overhead-ms', Math.max(0, reply.elapsedTime - timing.upstreamMs).toFixed(2));
 }
 
 /** An upstream error status, in the client's envelope (the upstream's bytes when they already are). */
-export function sendUpstreamError(request: FastifyRequest, reply: FastifyReply, response: BufferedResponse, options: RelayOptions): FastifyReply {
+export function sendUpstreamError<Reply extends ApiReply>(request: ApiRequest, reply: Reply, response: BufferedResponse, options: RelayOptions): Reply {
   markServed(request, reply, response.headers, options);
   // The provider refusing the gateway's own credentials is a gateway fault, not the caller's key.
   if (response.status === 401) {
@@ -83,15 +83,15 @@ export function sendUpstreamError(request: FastifyRequest, reply: FastifyReply, 
   const fallback = `The upstream provider "${options.providerName}" answered ${response.status}${snippet ? `: ${snippet}` : ''}`;
   const body = clientErrorBody(request.gateway.surface, response.status, parsed, fallback, request.id);
   stampOverhead(reply, options.timing);
-  reply.code(response.status).type('application/json');
-  return reply.send(body === undefined ? response.bytes : body);
+  reply.code(response.status).type('application/json').send(body === undefined ? response.bytes : body);
+  return reply;
 }
 
 function untranslatable(providerName: string, error: TranslationError): GatewayError {
   return new GatewayError(502, 'untranslatable_answer', `The upstream provider "${providerName}" answered something the client's protocol cannot carry. ${error.message}`);
 }
 
-export async function relayResponse(request: FastifyRequest, reply: FastifyReply, response: ProviderResponse, options: RelayOptions): Promise<FastifyReply> {
+export async function relayResponse(request: ApiRequest, reply: ApiReply, response: ProviderResponse, options: RelayOptions): Promise<ApiReply> {
   const state = request.gateway;
   const surface = state.surface;
   const contentType = response.headers['content-type'] ?? 'application/json';

@@ -3,7 +3,7 @@
 // stays whole), each event goes through the translation's reducer, and what comes out is written
 // once per upstream chunk. Usage is read from the upstream's own events, so a stream cut short
 // still counts what the upstream reported.
-import type { FastifyRequest } from 'fastify';
+import type { GatewayRequestState } from '../gateway-request.ts';
 import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
 import { encodeSse, SseParser, type SseEvent } from '../../core/protocol/sse.ts';
 import { parseJsonText } from '../providers/translate/json-values.ts';
@@ -15,7 +15,7 @@ import type { RelayOptions } from './relay-response.ts';
 import { streamErrorEvent } from './stream-error-event.ts';
 import type { StreamSteps } from './write-stream.ts';
 
-export function translatedSteps(surface: ApiSurface, state: FastifyRequest['gateway'], options: RelayOptions & { translator: Translator }): StreamSteps {
+export function translatedSteps(surface: ApiSurface, state: GatewayRequestState, options: RelayOptions & { translator: Translator }): StreamSteps {
   const translation = options.translator.stream;
   const parser = new SseParser();
   const usage = new StreamUsage(options.translator.upstreamSurface, state);

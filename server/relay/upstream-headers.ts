@@ -1,6 +1,6 @@
 // Upstream response headers that clients act on, copied onto the gateway's answer: when to retry
 // (`retry-after`, `x-should-retry`), the provider's rate-limit state and its request id.
-import type { FastifyReply } from 'fastify';
+import type { ApiReply } from '../api-exchange.ts';
 import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
 
 /** Understood by both protocols' clients, so they travel through translations too. */
@@ -14,7 +14,7 @@ const RATE_LIMIT_PREFIX: Record<ApiSurface, string> = { messages: 'anthropic-rat
  * request id: `request-id` for messages clients (the gateway's own id stays in `x-request-id`),
  * `x-upstream-request-id` for chat clients (whose `x-request-id` is the gateway's).
  */
-export function relayUpstreamHeaders(reply: FastifyReply, surface: ApiSurface, upstream: Record<string, string>, sameProtocol: boolean): void {
+export function relayUpstreamHeaders(reply: ApiReply, surface: ApiSurface, upstream: Record<string, string>, sameProtocol: boolean): void {
   for (const name of RETRY_HEADERS) {
     const value = upstream[name];
     if (value !== undefined) reply.header(name, value);

@@ -5,7 +5,7 @@
 // mid-stream gets the relay's last words (an error event) and the response ends cleanly. Chunks that
 // arrive in the same tick are written together.
 import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
+import type { ApiReply } from '../api-exchange.ts';
 
 export interface StreamSteps {
   /** What to send for one upstream chunk (may be empty). */
@@ -18,7 +18,7 @@ export interface StreamSteps {
   stopped?: boolean;
 }
 
-export function writeStream(reply: FastifyReply, status: number, headers: Record<string, string>, body: AsyncIterable<Uint8Array>, abort: AbortController, steps: StreamSteps): FastifyReply {
+export function writeStream(reply: ApiReply, status: number, headers: Record<string, string>, body: AsyncIterable<Uint8Array>, abort: AbortController, steps: StreamSteps): ApiReply {
   const res = reply.raw;
   const upstream = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
   reply.hijack();

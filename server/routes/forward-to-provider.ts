@@ -2,7 +2,7 @@
 // turn (priority, weight, health) build the upstream request (the client's bytes for a provider of
 // the same protocol, a translation otherwise), send it with retries, fall back on failures that
 // happened before any byte reached the client, and relay the first usable answer.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiReply, ApiRequest } from '../api-exchange.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { checkModelAllowed } from '../limits/key-enforcement.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
@@ -20,7 +20,7 @@ import { readUpstreamBody, relayResponse, sendUpstreamError, type BufferedRespon
  * on the chat-completions side only the beta flag does (organisation and project headers name the
  * client's own account, not the gateway's).
  */
-function protocolHeaders(request: FastifyRequest): Record<string, string> {
+function protocolHeaders(request: ApiRequest): Record<string, string> {
   const headers: Record<string, string> = {};
   const messagesClient = request.gateway.surface === 'messages';
   for (const [name, value] of Object.entries(request.headers)) {
@@ -68,7 +68,7 @@ interface PreparedRequest {
 }
 
 /** The request for one route, or undefined when its provider cannot serve the operation at all. */
-function prepare(route: Route, request: FastifyRequest, options: ForwardOptions): PreparedRequest | undefined {
+function prepare(route: Route, request: ApiRequest, options: ForwardOptions): PreparedRequest | undefined {
   const adaptation = adaptationFor(route.provider, options.operation);
   if (!adaptation) return undefined;
   const json = request.body as Record<string, unknown>;
@@ -108,7 +108,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export async function forwardToProvider(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply, options: ForwardOptions): Promise<FastifyReply> {
+export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, reply: ApiReply, options: ForwardOptions): Promise<ApiReply> {
   const candidates = deps.router.candidates(options.modelName).filter((r) => r.model.kind === options.kind);
   if (candidates.length === 0) {
     const listUrl = options.kind === 'image' ? deps.settings.publicImageUrl : deps.settings.publicUrl;
