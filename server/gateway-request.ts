@@ -1,6 +1,7 @@
 // Per-request gateway state kept on the fastify request.
 import type { ApiSurface } from '../core/protocol/error-bodies.ts';
 import type { AuthContext } from './auth/key-authenticator.ts';
+import type { RequestAbort } from './relay/request-abort.ts';
 import type { UsageOutcome } from './usage/usage-outcome.ts';
 
 export interface GatewayRequestState {
@@ -20,7 +21,7 @@ export interface GatewayRequestState {
   generatedChars?: number;
   usageRecorded: boolean;
   /** Aborts the upstream call when the client's response closes before it finished. */
-  abort?: AbortController;
+  abort?: RequestAbort;
   /** Counted in the metrics already. */
   observed?: boolean;
 }

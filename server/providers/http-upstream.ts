@@ -1,5 +1,6 @@
 // A pooled keep-alive connection to one upstream origin, shared by the HTTP provider types.
 import { Pool, errors as undiciErrors } from 'undici';
+import type { RequestAbort } from '../relay/request-abort.ts';
 import { UpstreamError, type ProviderResponse } from './provider.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length']);
@@ -31,12 +32,12 @@ export class HttpUpstream {
     });
   }
 
-  post(path: string, body: Buffer, headers: Record<string, string>, signal: AbortSignal): Promise<ProviderResponse> {
+  post(path: string, body: Buffer, headers: Record<string, string>, signal: RequestAbort): Promise<ProviderResponse> {
     return this.request('POST', path, body, headers, signal);
   }
 
   /** A request without a body (GET, DELETE) sends none. */
-  async request(method: 'GET' | 'POST' | 'DELETE', path: string, body: Buffer, headers: Record<string, string>, signal: AbortSignal): Promise<ProviderResponse> {
+  async request(method: 'GET' | 'POST' | 'DELETE', path: string, body: Buffer, headers: Record<string, string>, signal: RequestAbort): Promise<ProviderResponse> {
     const withBody = method === 'POST';
     try {
       const response = await this.pool.request({

@@ -1,6 +1,7 @@
 // What every provider offers the routes: a raw HTTP-like exchange in the provider's own protocol.
 // Routes never branch on a provider's name; they ask what it supports, and translate between the
 // text protocols (translate/) when a provider speaks the other one.
+import type { RequestAbort } from '../relay/request-abort.ts';
 import type { TranslationSettings } from './translate/translators.ts';
 
 /**
@@ -25,7 +26,8 @@ export interface ProviderRequest {
   subpath?: string;
   /** Client headers the upstream should see (protocol versions and betas, never credentials). */
   headers: Record<string, string>;
-  signal: AbortSignal;
+  /** Aborted when the client leaves: the upstream call stops. */
+  signal: RequestAbort;
 }
 
 export interface ProviderResponse {

@@ -10,6 +10,7 @@ import { TranslationError } from '../providers/translate/translation-error.ts';
 import type { Translator } from '../providers/translate/translators.ts';
 import { usageFromJson } from '../usage/usage-extractor.ts';
 import { readBody } from './read-body.ts';
+import type { RequestAbort } from './request-abort.ts';
 import { passThroughSteps } from './passthrough-stream.ts';
 import { translatedSteps } from './translated-stream.ts';
 import { relayUpstreamHeaders } from './upstream-headers.ts';
@@ -26,7 +27,7 @@ export interface RelayOptions {
   providerName: string;
   /** Drop the usage-only chunk the gateway asked for on the client's behalf. */
   stripUsageChunk: boolean;
-  abort: AbortController;
+  abort: RequestAbort;
   /** Set when the provider speaks the other protocol. */
   translator?: Translator;
   timing: UpstreamTiming;
@@ -43,12 +44,12 @@ export interface BufferedResponse {
 }
 
 /** Reads a whole upstream body; a failure while reading is an upstream failure (502/504), not a gateway bug. */
-export async function readUpstreamBody(body: AsyncIterable<Uint8Array>, providerName: string, abort: AbortController, timing: UpstreamTiming): Promise<Buffer> {
+export async function readUpstreamBody(body: AsyncIterable<Uint8Array>, providerName: string, abort: RequestAbort, timing: UpstreamTiming): Promise<Buffer> {
   const started = performance.now();
   try {
     return await readBody(body, MAX_BUFFERED_BODY);
   } catch (error) {
-    if (abort.signal.aborted) throw error;
+    if (abort.aborted) throw error;
     const timedOut = (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
     throw new UpstreamError(timedOut ? 'timeout' : 'unreachable', providerName, `reading the answer failed: ${(error as Error).message}`);
   } finally {

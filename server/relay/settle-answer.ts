@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { ProviderResponse } from '../providers/provider.ts';
 import { UpstreamError } from '../providers/provider.ts';
 import { readUpstreamBody, type UpstreamTiming } from './relay-response.ts';
+import type { RequestAbort } from './request-abort.ts';
 import { settleOnEvents } from './stream-events.ts';
 
 const EMPTY: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
@@ -48,7 +49,7 @@ async function firstOfIterable(body: AsyncIterable<Uint8Array>): Promise<AsyncIt
 }
 
 /** The response with its body already (partly) read; throws UpstreamError when reading failed. */
-export async function settleAnswer(response: ProviderResponse, providerName: string, abort: AbortController, timing: UpstreamTiming): Promise<ProviderResponse> {
+export async function settleAnswer(response: ProviderResponse, providerName: string, abort: RequestAbort, timing: UpstreamTiming): Promise<ProviderResponse> {
   const isStream = (response.headers['content-type'] ?? '').includes('text/event-stream');
   if (!isStream) {
     const bytes = await readUpstreamBody(response.body, providerName, abort, timing);
@@ -62,7 +63,7 @@ export async function settleAnswer(response: ProviderResponse, providerName: str
     }
     return { ...response, body: await firstOfIterable(response.body) };
   } catch (error) {
-    if (abort.signal.aborted) throw error;
+    if (abort.aborted) throw error;
     const timedOut = (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
     throw new UpstreamError(timedOut ? 'timeout' : 'unreachable', providerName, `the stream failed before its first byte: ${(error as Error).message}`);
   } finally {

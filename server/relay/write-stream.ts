@@ -6,6 +6,7 @@
 // arrive in the same tick are written together.
 import { Readable } from 'node:stream';
 import type { ApiReply } from '../api-exchange.ts';
+import type { RequestAbort } from './request-abort.ts';
 
 export interface StreamSteps {
   /** What to send for one upstream chunk (may be empty). */
@@ -18,7 +19,7 @@ export interface StreamSteps {
   stopped?: boolean;
 }
 
-export function writeStream(reply: ApiReply, status: number, headers: Record<string, string>, body: AsyncIterable<Uint8Array>, abort: AbortController, steps: StreamSteps): ApiReply {
+export function writeStream(reply: ApiReply, status: number, headers: Record<string, string>, body: AsyncIterable<Uint8Array>, abort: RequestAbort, steps: StreamSteps): ApiReply {
   const res = reply.raw;
   const upstream = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
   reply.hijack();
@@ -74,7 +75,7 @@ export function writeStream(reply: ApiReply, status: number, headers: Record<str
   upstream.once('error', (error: Error) => {
     if (done) return;
     // The client left (its response closed and aborted the upstream call): nobody to tell.
-    if (abort.signal.aborted || res.destroyed) {
+    if (abort.aborted || res.destroyed) {
       done = true;
       res.destroy();
       return;

@@ -12,6 +12,7 @@ import { backoffMs, isRetryableStatus, retrySameProvider } from '../providers/ro
 import { TranslationError } from '../providers/translate/translation-error.ts';
 import { adaptationFor, DEFAULT_TRANSLATION, type Translator } from '../providers/translate/translators.ts';
 import { settleAnswer } from '../relay/settle-answer.ts';
+import { RequestAbort } from '../relay/request-abort.ts';
 import { readUpstreamBody, relayResponse, sendUpstreamError, type BufferedResponse, type RelayOptions, type UpstreamTiming } from '../relay/relay-response.ts';
 
 /**
@@ -93,21 +94,6 @@ function notServable(route: Route, operation: Operation): GatewayError {
   );
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, reply: ApiReply, options: ForwardOptions): Promise<ApiReply> {
   const candidates = deps.router.candidates(options.modelName).filter((r) => r.model.kind === options.kind);
   if (candidates.length === 0) {
@@ -124,7 +110,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
 
   const headers = protocolHeaders(request);
   // Aborted by the response's close handler (api-hooks) when the client leaves early.
-  const abort = new AbortController();
+  const abort = new RequestAbort();
   request.gateway.abort = abort;
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
   const timing: UpstreamTiming = { upstreamMs: 0 };
@@ -153,7 +139,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
     for (let attempt = 0; attempt <= policy.retries; attempt += 1) {
       if (attempt > 0) {
         const started = performance.now();
-        await sleep(backoffMs(attempt), abort.signal);
+        await abort.wait(backoffMs(attempt));
         timing.upstreamMs += performance.now() - started;
       }
       attempts += 1;
@@ -181,14 +167,14 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
           // Protocol headers and the query (e.g. ?beta=true) belong to the client's protocol.
           query: prepared.translator ? '' : query,
           headers: prepared.translator ? {} : headers,
-          signal: abort.signal,
+          signal: abort,
         });
         timing.upstreamMs += performance.now() - started;
         // Nothing has reached the client until the answer is settled (JSON read, first stream chunk).
         if (response.status < 400) response = await settleAnswer(response, provider.name, abort, timing);
       } catch (error) {
         if (response === undefined) timing.upstreamMs += performance.now() - started;
-        if (abort.signal.aborted || !(error instanceof UpstreamError)) {
+        if (abort.aborted || !(error instanceof UpstreamError)) {
           health.release(provider.name);
           throw error;
         }

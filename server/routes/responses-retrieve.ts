@@ -10,6 +10,7 @@ import { authenticateWith } from '../plugins/api-hooks.ts';
 import { UpstreamError, type Provider } from '../providers/provider.ts';
 import { readUpstreamBody, sendUpstreamError, type RelayOptions } from '../relay/relay-response.ts';
 import { relayUpstreamHeaders } from '../relay/upstream-headers.ts';
+import { RequestAbort } from '../relay/request-abort.ts';
 
 const ID = /^[A-Za-z0-9_.:-]{1,256}$/;
 const EMPTY = Buffer.alloc(0);
@@ -32,7 +33,7 @@ async function lookup(deps: GatewayDeps, request: FastifyRequest<{ Params: { id:
     throw new GatewayError(400, 'invalid_request', 'Streaming a stored response again is not available through the gateway; retrieve it without stream=true.', { param: 'stream' });
   }
   const keepers = deps.router.providers.filter((p) => p.supports('response_lookup'));
-  const abort = new AbortController();
+  const abort = new RequestAbort();
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
   });
@@ -46,9 +47,9 @@ async function lookup(deps: GatewayDeps, request: FastifyRequest<{ Params: { id:
     const started = performance.now();
     let response;
     try {
-      response = await provider.send({ operation: 'response_lookup', method, subpath: `/${id}`, upstreamModel: '', body: EMPTY, json: {}, stream: false, query, headers, signal: abort.signal });
+      response = await provider.send({ operation: 'response_lookup', method, subpath: `/${id}`, upstreamModel: '', body: EMPTY, json: {}, stream: false, query, headers, signal: abort });
     } catch (error) {
-      if (!(error instanceof UpstreamError) || abort.signal.aborted) throw error;
+      if (!(error instanceof UpstreamError) || abort.aborted) throw error;
       lastError = error;
       continue;
     } finally {

@@ -1,9 +1,9 @@
 // The built-in `demo` provider: a text model for every text protocol (chat-completions, messages,
 // Responses), an image model and an embedding model, with no upstream account. Answers are
 // deterministic, streamed in several chunks with honest usage.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { messagesErrorBody, openAiErrorBody } from '../../../core/protocol/error-bodies.ts';
 import { randomBase62 } from '../../auth/random-tokens.ts';
+import type { RequestAbort } from '../../relay/request-abort.ts';
 import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from '../provider.ts';
 import { encodeSse } from '../../../core/protocol/sse.ts';
 import { chatCompletionFrames, chatCompletionJson } from './demo-chat-body.ts';
@@ -149,12 +149,12 @@ export class DemoProvider implements Provider {
     return json(answer.status, answer.body);
   }
 
-  private stream(frames: string[], signal: AbortSignal): ProviderResponse {
+  private stream(frames: string[], signal: RequestAbort): ProviderResponse {
     const delay = this.chunkDelayMs;
     async function* generate(): AsyncIterable<Uint8Array> {
       for (let i = 0; i < frames.length; i += 1) {
         if (signal.aborted) return;
-        if (i > 0 && delay > 0) await sleep(delay, undefined, { signal }).catch(() => undefined);
+        if (i > 0 && delay > 0) await signal.wait(delay).catch(() => undefined);
         if (signal.aborted) return;
         yield Buffer.from(frames[i]!);
       }

@@ -16,6 +16,7 @@ import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { checkMessage, checkSystemPrompt, InputError } from './conversation-input.ts';
 import { NOT_YOURS } from './conversations-api.ts';
 import { streamPiece } from './text-deltas.ts';
+import { RequestAbort } from '../../relay/request-abort.ts';
 
 const MAX_OUTPUT_TOKENS = 2048;
 
@@ -100,7 +101,7 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
         conversation.systemPrompt = systemPrompt;
       }
 
-      const abort = new AbortController();
+      const abort = new RequestAbort();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) abort.abort();
       });
@@ -125,7 +126,7 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
           stream: true,
           query: '',
           headers: {},
-          signal: abort.signal,
+          signal: abort,
         });
         if (response.status >= 400) {
           status = response.status;
@@ -147,14 +148,14 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
           for (const e of parser.end()) handle(e.event, e.data);
         }
       } catch (error) {
-        if (!abort.signal.aborted) {
+        if (!abort.aborted) {
           status = error instanceof UpstreamError ? (error.failure === 'timeout' ? 504 : 502) : 500;
           const reason = error instanceof UpstreamError ? `The model's provider ${error.failure === 'timeout' ? 'timed out' : 'could not be reached'}.` : 'The answer failed.';
           send('error', { message: `${reason} Try again in a moment.` });
           if (!(error instanceof UpstreamError)) request.log.error({ err: error }, 'web chat failed');
         }
       }
-      const stopped = abort.signal.aborted;
+      const stopped = abort.aborted;
       if (answer) {
         if (regenerate) await deps.store.conversations.removeLastAnswer(conversation.id);
         const counted = usage.inputTokens > 0 || usage.outputTokens > 0;

@@ -7,6 +7,7 @@ import { readBody } from '../../relay/read-body.ts';
 import { usageFromJson } from '../../usage/usage-extractor.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { historyItem, registerImageHistoryApi } from './image-history-api.ts';
+import { RequestAbort } from '../../relay/request-abort.ts';
 
 export const WEB_IMAGE_SIZES = ['256x256', '512x512', '768x768', '1024x1024', '1024x768', '768x1024'];
 
@@ -43,7 +44,7 @@ export function registerImagesApi(app: FastifyInstance, deps: GatewayDeps): void
       const route = modelName ? deps.router.resolve(modelName) : undefined;
       if (!route || route.model.kind !== 'image') return reply.code(404).send({ error: { message: `The image model "${modelName ?? ''}" is not available.` } });
       const json = { model: route.model.upstreamModel, prompt: request.body.prompt, n: request.body.n, size: request.body.size, response_format: 'b64_json' };
-      const abort = new AbortController();
+      const abort = new RequestAbort();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) abort.abort();
       });
@@ -58,7 +59,7 @@ export function registerImagesApi(app: FastifyInstance, deps: GatewayDeps): void
           stream: false,
           query: '',
           headers: {},
-          signal: abort.signal,
+          signal: abort,
         });
         status = response.status;
         const parsed = JSON.parse((await readBody(response.body, 256 * 1024 * 1024)).toString('utf8'));

@@ -5,6 +5,7 @@ import type { ApiSurface } from '../../../core/protocol/error-bodies.ts';
 import type { GatewayRequestState } from '../../../server/gateway-request.ts';
 import type { Translator } from '../../../server/providers/translate/translators.ts';
 import { translatedSteps } from '../../../server/relay/translated-stream.ts';
+import { RequestAbort } from '../../../server/relay/request-abort.ts';
 
 export type Chunking = 'whole' | 'lines' | 'every-7-bytes' | 'every-byte';
 export const CHUNKINGS: Chunking[] = ['whole', 'lines', 'every-7-bytes', 'every-byte'];
@@ -41,7 +42,7 @@ export async function runTranslatedStream(
   const steps = translatedSteps(surface, state, {
     providerName: 'fixture',
     stripUsageChunk: options.stripUsageChunk ?? false,
-    abort: new AbortController(),
+    abort: new RequestAbort(),
     translator,
     timing: { upstreamMs: 0 },
     attempts: 1,
