@@ -110,7 +110,13 @@ export class FastLane {
 
   private async handle(route: LaneRoute, request: LaneRequest, reply: LaneReply, raw: Buffer): Promise<void> {
     request.rawBody = raw;
-    request.body = parseJsonBody(raw, this.maxDepth);
+    try {
+      request.body = parseJsonBody(raw, this.maxDepth);
+    } catch (error) {
+      // As fastify after a body it could not parse: the connection closes with the answer.
+      reply.header('connection', 'close');
+      throw error;
+    }
     route.validate(request.body);
     await route.handler(request, reply);
   }
