@@ -2,7 +2,8 @@
 // and the gateway's own overhead); upstream failures and retries; open streams; rate-limited
 // requests; the usage buffer and its flush failures; key lookups that went to the database; and
 // Node's own process metrics, the event-loop delay among them. Served at GET /metrics behind a token.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { RouteHistogram } from './route-histogram.ts';
 
 export interface MetricsSources {
   pendingUsageBuckets: () => number;
@@ -19,15 +20,31 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({ name: 'gwctl_requests_total', help: 'API requests answered, by route, status, model and provider.', labelNames: ['route', 'status', 'model', 'provider'], registers: [this.registry] });
-  readonly duration = new Histogram({ name: 'gwctl_request_duration_seconds', help: 'Time from request to the end of the answer, by route.', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  readonly overhead = new Histogram({ name: 'gwctl_gateway_overhead_seconds', help: "The gateway's own time per request (total minus time waiting on upstreams), by route.", labelNames: ['route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  /** Answered requests by route, status, model and provider, counted since the last scrape (see countRequest). */
+  private readonly requestCounts = new Map<string, { labels: { route: string; status: string; model: string; provider: string }; pending: number }>();
+  private readonly requests = new Counter({
+    name: 'gwctl_requests_total',
+    help: 'API requests answered, by route, status, model and provider.',
+    labelNames: ['route', 'status', 'model', 'provider'],
+    registers: [this.registry],
+    collect: () => {
+      for (const entry of this.requestCounts.values()) {
+        if (entry.pending === 0) continue;
+        this.requests.inc(entry.labels, entry.pending);
+        entry.pending = 0;
+      }
+    },
+  });
+  readonly duration = new RouteHistogram('gwctl_request_duration_seconds', 'Time from request to the end of the answer, by route.', LATENCY_BUCKETS);
+  readonly overhead = new RouteHistogram('gwctl_gateway_overhead_seconds', "The gateway's own time per request (total minus time waiting on upstreams), by route.", LATENCY_BUCKETS);
   readonly upstreamFailures = new Counter({ name: 'gwctl_upstream_failures_total', help: 'Upstream calls that failed (connection, timeout, 429/5xx before the answer started), by provider and kind.', labelNames: ['provider', 'kind'], registers: [this.registry] });
   readonly retries = new Counter({ name: 'gwctl_upstream_retries_total', help: 'Extra upstream calls made for a request (retries and fallbacks), by route.', labelNames: ['route'], registers: [this.registry] });
   readonly openStreams = new Gauge({ name: 'gwctl_open_streams', help: 'Streamed API answers being relayed now.', registers: [this.registry] });
   readonly rateLimited = new Counter({ name: 'gwctl_rate_limited_total', help: 'Requests refused by the per-key rate limit.', registers: [this.registry] });
 
   constructor(sources: MetricsSources) {
+    this.registry.registerMetric(this.duration.asMetric());
+    this.registry.registerMetric(this.overhead.asMetric());
     collectDefaultMetrics({ register: this.registry, prefix: 'gwctl_process_' });
     new Gauge({ name: 'gwctl_usage_buffer_buckets', help: 'Usage aggregates waiting to be written to the database.', registers: [this.registry], collect() { this.set(sources.pendingUsageBuckets()); } });
     new Gauge({ name: 'gwctl_usage_flush_failures', help: 'Usage writes that failed (retried with the next flush) since start.', registers: [this.registry], collect() { this.set(sources.usageFlushFailures()); } });
@@ -47,5 +64,16 @@ export class GatewayMetrics {
       },
     });
     new Gauge({ name: 'gwctl_open_responses', help: 'API responses in progress.', registers: [this.registry], collect() { this.set(sources.openResponses()); } });
+  }
+
+  /**
+   * One answered API request. Counted in a plain map (prom-client would build and hash a label
+   * object per call) and added to the counter when /metrics is scraped.
+   */
+  countRequest(route: string, status: string, model: string, provider: string): void {
+    const key = `${route}\u0000${status}\u0000${model}\u0000${provider}`;
+    const entry = this.requestCounts.get(key);
+    if (entry !== undefined) entry.pending += 1;
+    else this.requestCounts.set(key, { labels: { route, status, model, provider }, pending: 1 });
   }
 }

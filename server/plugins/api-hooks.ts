@@ -114,10 +114,10 @@ export function observeRequest(deps: GatewayDeps, request: ApiRequest, reply: Ap
   request.gateway.observed = true;
   const provider = String(reply.getHeader('x-gateway-provider') ?? '');
   const status = request.gateway.outcome ?? String(request.gateway.outcomeStatus ?? reply.statusCode);
-  metrics.requests.inc({ route, status, model: request.gateway.model ?? '', provider });
-  metrics.duration.observe({ route }, reply.elapsedTime / 1000);
+  metrics.countRequest(route, status, request.gateway.model ?? '', provider);
+  metrics.duration.observe(route, reply.elapsedTime / 1000);
   const overhead = Number(reply.getHeader('x-gateway-overhead-ms'));
-  if (Number.isFinite(overhead)) metrics.overhead.observe({ route }, overhead / 1000);
+  if (Number.isFinite(overhead)) metrics.overhead.observe(route, overhead / 1000);
   const attempts = Number(reply.getHeader('x-gateway-attempts'));
   if (attempts > 1) metrics.retries.inc({ route }, attempts - 1);
 }
