@@ -30,6 +30,16 @@ function lastEventEnd(text: string, from: number): number {
   return end > from ? end : -1;
 }
 
+/** Where the event holding the character at `at` starts: just after the blank line before it, or 0. */
+function eventStartBefore(text: string, at: number): number {
+  if (at === 0) return 0;
+  const lf = text.lastIndexOf('\n\n', at);
+  const crlf = text.lastIndexOf('\n\r\n', at);
+  const cr = text.lastIndexOf('\r\r', at);
+  const start = Math.max(lf === -1 ? 0 : lf + 2, crlf === -1 ? 0 : crlf + 3, cr === -1 ? 0 : cr + 2);
+  return start <= at ? start : 0;
+}
+
 export class StreamObserver {
   private readonly decoder = new StringDecoder('utf8');
   private readonly usage: StreamUsage;
@@ -88,11 +98,14 @@ export class StreamObserver {
   /** Returns the events to send (all but a stripped usage-only chunk). */
   private observe(events: string, last: boolean): string {
     this.usage.countText(events);
-    if (!MAY_MATTER.test(events)) return events;
+    const match = MAY_MATTER.exec(events);
+    if (match === null) return events;
+    // The events before the one holding the first match cannot matter: only the rest is parsed.
+    const start = eventStartBefore(events, match.index);
     const parser = new SseParser();
-    const parsed = parser.push(events);
+    const parsed = parser.push(start === 0 ? events : events.slice(start));
     if (last) parsed.push(...parser.end());
-    let sent = '';
+    let sent = events.slice(0, start);
     for (const e of parsed) {
       if (e.data !== '[DONE]') this.usage.readUsage(e.data);
       if (isTerminal(e)) this.finished = true;
