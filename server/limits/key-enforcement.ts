@@ -3,6 +3,7 @@
 // a request counts against (the key's, and the owner's over all their keys).
 import type { AuthContext } from '../auth/key-authenticator.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import { hasAnyBudget } from './key-limits.ts';
 import type { BudgetHolder } from './quota-guard.ts';
 
 export function checkExpiry(auth: AuthContext, now: number): void {
@@ -35,6 +36,11 @@ export function checkModelAllowed(auth: AuthContext, asked: string, resolved: st
       : `This API key may not use the model "${asked}". It is limited to: ${allowed.join(', ')}. The key owner can change that on the keys page, within what an operator allows the account.`,
     { param: 'model' },
   );
+}
+
+/** Whether the key or its account has any budget at all (most have none: nothing to check or charge). */
+export function hasBudgets(auth: AuthContext): boolean {
+  return hasAnyBudget(auth.limits.budgets) || hasAnyBudget(auth.userLimits.budgets);
 }
 
 export function budgetHolders(auth: AuthContext): BudgetHolder[] {

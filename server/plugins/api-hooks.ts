@@ -8,9 +8,11 @@ import type { GatewayDeps } from '../gateway-deps.ts';
 import { surfaceOf } from '../gateway-request.ts';
 import { DEFAULT_JSON_MAX_DEPTH } from '../serve-options.ts';
 import { exceedsJsonDepth } from './json-depth.ts';
-import { budgetHolders, checkExpiry } from '../limits/key-enforcement.ts';
+import { budgetHolders, checkExpiry, hasBudgets } from '../limits/key-enforcement.ts';
 import { chargeBudgets, checkBudgets } from '../limits/quota-guard.ts';
 import { clientSessionId } from '../usage/client-session.ts';
+import type { RequestLogEntry } from '../usage/request-log.ts';
+import type { UsageEvent } from '../usage/usage-meter.ts';
 import { promptChars, tokensFromChars } from '../usage/estimate-tokens.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
@@ -143,7 +145,9 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
     const relayed = tokensFromChars(state.generatedChars ?? 0);
     if (outputTokens === 0 || state.outcome !== undefined) outputTokens = Math.max(outputTokens, relayed);
   }
-  const event = {
+  // One object for the usage meter (which copies the counts) and the owner's request log (an
+  // in-memory buffer written in batches).
+  const event: UsageEvent & RequestLogEntry = {
     userId: state.auth.userId,
     keyId: state.auth.keyId,
     model: state.model ?? '(none)',
@@ -152,12 +156,13 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
     outputTokens,
     sessionId: clientSessionId(request.headers),
     outcome: state.outcome,
+    at: Date.now(),
+    latencyMs: elapsedMs,
   };
   deps.usage.record(event);
-  // The owner's request log: one object pushed onto an in-memory buffer, written in batches.
-  deps.requestLog?.push({ ...event, at: Date.now(), latencyMs: elapsedMs });
+  deps.requestLog?.push(event);
   // Budgets count what reached a provider, like usage; a refusal costs nothing.
-  if (state.reachedProvider) {
+  if (state.reachedProvider && hasBudgets(state.auth)) {
     chargeBudgets(deps.budgets, budgetHolders(state.auth), inputTokens + outputTokens, (deps.now ?? Date.now)()).catch((error: Error) =>
       request.log.warn({ err: { message: error.message } }, 'budget not charged'),
     );
@@ -180,22 +185,19 @@ export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boo
     request.gateway.auth = auth;
     const now = (deps.now ?? Date.now)();
     checkExpiry(auth, now);
-    await checkBudgets(deps.budgets, budgetHolders(auth), now);
+    if (hasBudgets(auth)) await checkBudgets(deps.budgets, budgetHolders(auth), now);
     const ownLimit = auth.limits.rateLimit ?? undefined;
     if (!deps.rateLimiter.enabled && ownLimit === undefined) return;
     const decision = await deps.rateLimiter.take(auth.keyId, ownLimit);
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
-    const headers: Record<string, string> = {
-      'x-ratelimit-limit-requests': String(decision.limit),
-      'x-ratelimit-remaining-requests': String(decision.remaining),
-      'x-ratelimit-reset-requests': `${resetSeconds}s`,
-    };
+    reply.header('x-ratelimit-limit-requests', String(decision.limit));
+    reply.header('x-ratelimit-remaining-requests', String(decision.remaining));
+    reply.header('x-ratelimit-reset-requests', `${resetSeconds}s`);
     if (request.gateway.surface === 'messages') {
-      headers['anthropic-ratelimit-requests-limit'] = String(decision.limit);
-      headers['anthropic-ratelimit-requests-remaining'] = String(decision.remaining);
-      headers['anthropic-ratelimit-requests-reset'] = new Date(Date.now() + decision.resetMs).toISOString();
+      reply.header('anthropic-ratelimit-requests-limit', String(decision.limit));
+      reply.header('anthropic-ratelimit-requests-remaining', String(decision.remaining));
+      reply.header('anthropic-ratelimit-requests-reset', new Date(Date.now() + decision.resetMs).toISOString());
     }
-    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
     if (!decision.allowed) {
       deps.metrics?.rateLimited.inc();
       throw new GatewayError(

@@ -48,7 +48,9 @@ export class HttpUpstream {
         signal,
       });
       const outHeaders: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
+      const received = response.headers;
+      for (const name in received) {
+        const value = received[name];
         if (value === undefined || HOP_BY_HOP.has(name)) continue;
         outHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
       }

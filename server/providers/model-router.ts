@@ -56,6 +56,8 @@ export class ModelRouter {
   /** Every route of a model in the order to try them for one request. */
   candidates(model: string): Route[] {
     const all = this.routes.get(model) ?? [];
+    // One route is tried whatever its health says (as when every route is cooling down).
+    if (all.length <= 1) return all;
     const ready = all.filter((r) => this.health.available(r.provider.name, routingOf(r.provider)));
     return orderCandidates(ready.length > 0 ? ready : all, this.random).map(({ provider, model: info }) => ({ provider, model: info }));
   }

@@ -52,8 +52,9 @@ async function firstOfIterable(body: AsyncIterable<Uint8Array>): Promise<AsyncIt
 export async function settleAnswer(response: ProviderResponse, providerName: string, abort: RequestAbort, timing: UpstreamTiming): Promise<ProviderResponse> {
   const isStream = (response.headers['content-type'] ?? '').includes('text/event-stream');
   if (!isStream) {
-    const bytes = await readUpstreamBody(response.body, providerName, abort, timing);
-    return { ...response, body: EMPTY, bytes };
+    response.bytes = await readUpstreamBody(response.body, providerName, abort, timing);
+    response.body = EMPTY;
+    return response;
   }
   const started = performance.now();
   try {

@@ -21,8 +21,8 @@ export function relayUpstreamHeaders(reply: ApiReply, surface: ApiSurface, upstr
   }
   if (!sameProtocol) return;
   const prefix = RATE_LIMIT_PREFIX[surface];
-  for (const [name, value] of Object.entries(upstream)) {
-    if (name.startsWith(prefix) && !reply.hasHeader(name)) reply.header(name, value);
+  for (const name in upstream) {
+    if (name.startsWith(prefix) && !reply.hasHeader(name)) reply.header(name, upstream[name]!);
   }
   if (surface === 'messages') {
     if (upstream['request-id']) reply.header('request-id', upstream['request-id']);

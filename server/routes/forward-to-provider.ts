@@ -23,10 +23,14 @@ import { readUpstreamBody, relayResponse, sendUpstreamError, type BufferedRespon
  */
 function protocolHeaders(request: ApiRequest): Record<string, string> {
   const headers: Record<string, string> = {};
-  const messagesClient = request.gateway.surface === 'messages';
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value !== 'string') continue;
-    if (messagesClient ? name.startsWith('anthropic-') : name === 'openai-beta') headers[name] = value;
+  if (request.gateway.surface !== 'messages') {
+    const beta = request.headers['openai-beta'];
+    if (typeof beta === 'string') headers['openai-beta'] = beta;
+    return headers;
+  }
+  for (const name in request.headers) {
+    const value = request.headers[name];
+    if (typeof value === 'string' && name.startsWith('anthropic-')) headers[name] = value;
   }
   return headers;
 }
@@ -78,10 +82,9 @@ function prepare(route: Route, request: ApiRequest, options: ForwardOptions): Pr
     const translated = translator.request(json, route.model.upstreamModel, route.provider.translation ?? DEFAULT_TRANSLATION);
     return { operation: adaptation.operation, json: translated, body: Buffer.from(JSON.stringify(translated)), translator };
   }
-  const overrides: Record<string, unknown> = { ...options.overrides };
-  if (route.model.upstreamModel !== route.model.id) overrides.model = route.model.upstreamModel;
-  const changed = Object.keys(overrides).length > 0;
-  const upstreamJson = changed ? { ...json, ...overrides } : json;
+  const renamed = route.model.upstreamModel !== route.model.id;
+  const changed = renamed || options.overrides !== undefined;
+  const upstreamJson = changed ? { ...json, ...options.overrides, ...(renamed ? { model: route.model.upstreamModel } : {}) } : json;
   return { operation: adaptation.operation, json: upstreamJson, body: changed ? Buffer.from(JSON.stringify(upstreamJson)) : request.rawBody!, translator: undefined };
 }
 
