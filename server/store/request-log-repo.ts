@@ -1,8 +1,9 @@
-// The request log: batched multi-row inserts from the in-memory buffer, one owner's entries newest
-// first with keyset paging (at, id; never OFFSET), and pruning by age in bounded batches.
-import { sql, type Kysely } from 'kysely';
-import { newId } from '../auth/random-tokens.ts';
-import type { Database, RequestLogTable } from './schema.ts';
+// The request log: batched inserts from the in-memory buffer, one owner's entries newest first with
+// keyset paging (at, id; never OFFSET), and pruning by age in bounded batches from the oldest id.
+// Since migration 0012 a row is cheap to write: the database assigns the id (SQLite: the rowid),
+// `at` is epoch milliseconds, and only two indexes are kept up (owner and time, key and time).
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
 
 export interface RequestLogInput {
   /** Epoch ms the request ended. */
@@ -19,9 +20,10 @@ export interface RequestLogInput {
 }
 
 export interface RequestLogRecord {
-  id: string;
-  /** ISO-8601 with milliseconds. */
-  at: string;
+  /** Assigned by the database; grows with `at` (give or take a batch). */
+  id: number;
+  /** Epoch ms. */
+  at: number;
   keyId: string;
   model: string;
   status: number;
@@ -39,28 +41,56 @@ export interface RequestLogQuery {
   keyId?: string;
   model?: string;
   statusClass?: StatusClass;
-  /** Inclusive ISO lower bound. */
-  since?: string;
-  /** Exclusive ISO upper bound. */
-  until?: string;
+  /** Inclusive lower bound, epoch ms. */
+  since?: number;
+  /** Exclusive upper bound, epoch ms. */
+  until?: number;
   /** Entries strictly older than this position (the last one of the previous page). */
-  before?: { at: string; id: string };
+  before?: { at: number; id: number };
   limit: number;
 }
 
-/**
- * Entry ids: a random prefix per process and a counter, unique across instances and restarts
- * without asking the random source once per request.
- */
-const ID_PREFIX = `${newId('req')}_`;
-let idCounter = 0;
-const nextEntryId = (): string => ID_PREFIX + (idCounter++).toString(36);
-
-/** Rows per INSERT: well under SQLite's and PostgreSQL's bound on bound parameters (11 a row). */
+/** Rows per INSERT on PostgreSQL: 10 parameters a row, well under its bound of 65,535. */
 const ROWS_PER_INSERT = 500;
 
-const COLUMNS = ['id', 'at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome'] as const;
-const INSERT_ONE = `insert into request_log (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`;
+const COLUMNS = ['at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome'] as const;
+const INSERT_INTO = `insert into request_log (${COLUMNS.join(', ')}) values `;
+const INSERT_ONE = `${INSERT_INTO}(${COLUMNS.map(() => '?').join(', ')})`;
+
+/** PostgreSQL: `insert … values ($1, …, $10), ($11, …)` for `rows` rows. */
+function multiRowInsert(rows: number): string {
+  const tuples: string[] = [];
+  for (let r = 0, p = 1; r < rows; r += 1) {
+    const params: string[] = [];
+    for (let c = 0; c < COLUMNS.length; c += 1) params.push(`$${p++}`);
+    tuples.push(`(${params.join(', ')})`);
+  }
+  return INSERT_INTO + tuples.join(', ');
+}
+const INSERT_FULL = multiRowInsert(ROWS_PER_INSERT);
+
+/** Whole, non-negative counts (tokens, milliseconds). */
+const count = (n: number): number => (n > 0 ? Math.round(n) : 0);
+
+/** The row's values in COLUMNS order, straight from the entry: no object per row, no id, no date formatting. */
+const rowOf = (e: RequestLogInput): unknown[] => [
+  Math.floor(e.at),
+  e.userId,
+  e.keyId,
+  e.model,
+  e.status,
+  count(e.inputTokens),
+  count(e.outputTokens),
+  count(e.latencyMs),
+  e.sessionId ?? null,
+  e.outcome ?? null,
+];
+
+const toMs = (cutoff: string | number): number => {
+  const ms = typeof cutoff === 'number' ? cutoff : Date.parse(cutoff);
+  if (!Number.isFinite(ms)) throw new TypeError(`request log: not a time: ${String(cutoff)}`);
+  return ms;
+};
 
 export class RequestLogRepo {
   constructor(
@@ -72,26 +102,20 @@ export class RequestLogRepo {
   /** Writes a batch in one transaction (all or nothing): on SQLite one prepared row insert per entry, on PostgreSQL a few hundred rows per statement. */
   async insert(entries: RequestLogInput[]): Promise<void> {
     if (entries.length === 0) return;
-    const rows: RequestLogTable[] = entries.map((e) => ({
-      id: nextEntryId(),
-      at: new Date(e.at).toISOString(),
-      user_id: e.userId,
-      key_id: e.keyId,
-      model: e.model,
-      status: e.status,
-      input_tokens: Math.max(0, Math.round(e.inputTokens) || 0),
-      output_tokens: Math.max(0, Math.round(e.outputTokens) || 0),
-      latency_ms: Math.max(0, Math.round(e.latencyMs) || 0),
-      session_id: e.sessionId ?? null,
-      outcome: e.outcome ?? null,
-    }));
     if (this.runBatch) {
-      await this.runBatch(INSERT_ONE, rows.map((row) => COLUMNS.map((column) => row[column])));
+      await this.runBatch(INSERT_ONE, entries.map(rowOf));
       return;
     }
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        await trx.insertInto('request_log').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+      for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
+        const end = Math.min(i + ROWS_PER_INSERT, entries.length);
+        const params: unknown[] = [];
+        for (let j = i; j < end; j += 1) {
+          const e = entries[j]!;
+          params.push(Math.floor(e.at), e.userId, e.keyId, e.model, e.status, count(e.inputTokens), count(e.outputTokens), count(e.latencyMs), e.sessionId ?? null, e.outcome ?? null);
+        }
+        const text = end - i === ROWS_PER_INSERT ? INSERT_FULL : multiRowInsert(end - i);
+        await trx.executeQuery(CompiledQuery.raw(text, params));
       }
     });
   }
@@ -102,14 +126,15 @@ export class RequestLogRepo {
     if (query.keyId) q = q.where('key_id', '=', query.keyId);
     if (query.model) q = q.where('model', '=', query.model);
     if (query.statusClass) q = q.where('status', '>=', query.statusClass * 100).where('status', '<', query.statusClass * 100 + 100);
-    if (query.since) q = q.where('at', '>=', query.since);
-    if (query.until) q = q.where('at', '<', query.until);
+    if (query.since !== undefined) q = q.where('at', '>=', query.since);
+    if (query.until !== undefined) q = q.where('at', '<', query.until);
     const before = query.before;
-    if (before) q = q.where((eb) => eb.or([eb('at', '<', before.at), eb.and([eb('at', '=', before.at), eb('id', '<', before.id)])]));
+    // A row-value comparison: both databases take it as one range of the (…, at, id) index.
+    if (before) q = q.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(before.at, before.id)));
     const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
     return rows.map((r) => ({
-      id: r.id,
-      at: r.at,
+      id: Number(r.id),
+      at: Number(r.at),
       keyId: r.key_id,
       model: r.model,
       status: Number(r.status),
@@ -122,17 +147,37 @@ export class RequestLogRepo {
   }
 
   /**
-   * Deletes entries older than `cutoff` (ISO), `batchSize` rows per statement so no single delete
-   * holds locks for long; returns how many went.
+   * Deletes entries older than `cutoff` (ISO or epoch ms) without an index on time: rows are
+   * written in time order, so ids grow with `at` (give or take a second of batching and, on
+   * PostgreSQL, several instances' batches interleaving). It takes the oldest `batchSize` ids,
+   * deletes those older than the cutoff, and goes on to the next ids only while a whole batch was
+   * old: it stops at the first batch holding an entry inside the retention period. Each batch is a
+   * range of the primary key, so the work is O(rows deleted), never a scan of the table; between
+   * batches it lets the event loop run. An old entry written after a recent one (a clock behind)
+   * waits for a later prune. Returns how many went.
    */
-  async prune(cutoff: string, batchSize = 5_000): Promise<number> {
+  async prune(cutoff: string | number, batchSize = 5_000): Promise<number> {
+    const cutoffMs = toMs(cutoff);
     let total = 0;
+    let after = -1;
     for (;;) {
-      const oldest = this.db.selectFrom('request_log').select('id').where('at', '<', cutoff).limit(batchSize);
-      const result = await this.db.deleteFrom('request_log').where('id', 'in', oldest).executeTakeFirst();
-      const deleted = Number(result.numDeletedRows ?? 0n);
-      total += deleted;
-      if (deleted < batchSize) return total;
+      const probe = await sql<{ n: number | string; last: number | string | null; recent: number | string | null }>`
+        select count(*) as n, max(id) as last, sum(case when at >= ${cutoffMs} then 1 else 0 end) as recent
+        from (select id, at from request_log where id > ${after} order by id limit ${batchSize}) oldest`.execute(this.db);
+      const batch = probe.rows[0];
+      const n = Number(batch?.n ?? 0);
+      if (!batch || n === 0 || batch.last === null) return total;
+      const last = Number(batch.last);
+      const result = await this.db
+        .deleteFrom('request_log')
+        .where('id', '>', after)
+        .where('id', '<=', last)
+        .where('at', '<', cutoffMs)
+        .executeTakeFirst();
+      total += Number(result.numDeletedRows ?? 0n);
+      if (Number(batch.recent ?? 0) > 0 || n < batchSize) return total;
+      after = last;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 

@@ -129,10 +129,15 @@ export interface AuditLogTable {
   details: string | null;
 }
 
-/** One API request made with a key; never body content. */
+/**
+ * One API request made with a key; never body content. Since migration 0012 the id is assigned by
+ * the database and grows with `at` (pruning walks the oldest ids).
+ */
 export interface RequestLogTable {
-  id: string;
-  at: string;
+  /** SQLite: the rowid; PostgreSQL: a bigint identity (read back as a string). */
+  id: Generated<number | string>;
+  /** Epoch milliseconds (PostgreSQL bigint: read back as a string). */
+  at: number | string;
   user_id: string;
   key_id: string;
   model: string;

@@ -1,11 +1,16 @@
 // The request log's buffer (no write per request, batches, the bound and its drop count, a failed
-// flush keeps its entries) and its repository on SQLite and PostgreSQL (keyset paging, filters,
-// pruning by age).
+// flush keeps its entries), its repository on SQLite and PostgreSQL (keyset paging, also across
+// entries of the same millisecond, filters, pruning by age from the oldest ids, stopping at the first
+// batch inside the retention period) and migration 0012 (rows of the old shape kept, in order).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from '../../server/store/migrations/index.ts';
 import { Store } from '../../server/store/store.ts';
 import type { RequestLogRecord } from '../../server/store/request-log-repo.ts';
 import { RequestLog, type RequestLogEntry } from '../../server/usage/request-log.ts';
@@ -125,25 +130,31 @@ async function exerciseRepo(store: Store): Promise<void> {
       status: i % 10 === 0 ? 429 : i % 25 === 0 ? 502 : 200,
       sessionId: i === 7 ? 'session-7' : undefined,
       outcome: i === 9 ? 'client_aborted' : undefined,
+      latencyMs: i === 8 ? -3 : 12.4,
     }));
+    if (i === 3) entries.push(entry(3, { userId: 'someone-else' }));
   }
   // Several entries in the same millisecond: paging must still visit each exactly once.
   for (let i = 0; i < 5; i += 1) entries.push(entry(600, { keyId: 'k3' }));
-  entries.push(entry(3, { userId: 'someone-else' }));
   await repo.insert(entries);
   assert.equal(await repo.count('u1'), 1_205);
+  assert.equal(await repo.count(), 1_206);
 
   const newest = await repo.list({ userId: 'u1', limit: 3 });
-  assert.deepEqual(newest.map((r) => r.at), ['2026-11-20T12:19:59.000Z', '2026-11-20T12:19:58.000Z', '2026-11-20T12:19:57.000Z']);
-  const seven = (await repo.list({ userId: 'u1', limit: 1, until: new Date(T0 + 7_001).toISOString(), since: new Date(T0 + 7_000).toISOString() }))[0]!;
+  assert.deepEqual(newest.map((r) => r.at), [T0 + 1_199_000, T0 + 1_198_000, T0 + 1_197_000]);
+  assert.ok(newest[0]!.id > newest[1]!.id && newest[1]!.id > newest[2]!.id, 'ids grow with the order of writing');
+  const seven = (await repo.list({ userId: 'u1', limit: 1, until: T0 + 7_001, since: T0 + 7_000 }))[0]!;
+  assert.equal(typeof seven.id, 'number');
   assert.deepEqual(
     { ...seven, id: undefined },
-    { id: undefined, at: '2026-11-20T12:00:07.000Z', keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null },
+    { id: undefined, at: T0 + 7_000, keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null },
   );
+  const eight = (await repo.list({ userId: 'u1', limit: 1, until: T0 + 8_001, since: T0 + 8_000 }))[0]!;
+  assert.equal(eight.latencyMs, 0, 'counts are whole and never negative');
 
   // Keyset paging over everything: every entry once, newest first.
   const seen: RequestLogRecord[] = [];
-  let before: { at: string; id: string } | undefined;
+  let before: { at: number; id: number } | undefined;
   for (;;) {
     const page = await repo.list({ userId: 'u1', limit: 100, before });
     seen.push(...page);
@@ -153,6 +164,22 @@ async function exerciseRepo(store: Store): Promise<void> {
   assert.equal(seen.length, 1_205);
   assert.equal(new Set(seen.map((r) => r.id)).size, 1_205, 'no entry twice');
   for (let i = 1; i < seen.length; i += 1) assert.ok(seen[i - 1]!.at > seen[i]!.at || (seen[i - 1]!.at === seen[i]!.at && seen[i - 1]!.id > seen[i]!.id), 'ordered by (at, id) descending');
+
+  // Paging two at a time through the six entries of one millisecond (entry 600 and the five of k3).
+  const same: RequestLogRecord[][] = [];
+  let cursor: { at: number; id: number } | undefined = { at: T0 + 600_001, id: 0 };
+  while (cursor) {
+    const page = await repo.list({ userId: 'u1', since: T0 + 600_000, limit: 2, before: cursor });
+    if (page.length > 0) same.push(page);
+    cursor = page.length === 2 ? { at: page[1]!.at, id: page[1]!.id } : undefined;
+  }
+  assert.deepEqual(same.map((page) => page.length), [2, 2, 2]);
+  const sameIds = same.flat().map((r) => r.id);
+  assert.ok(same.flat().every((r) => r.at === T0 + 600_000));
+  assert.deepEqual(sameIds, [...sameIds].sort((a, b) => b - a), 'by id, descending');
+  assert.equal(new Set(sameIds).size, 6);
+  const k3 = await repo.list({ userId: 'u1', keyId: 'k3', limit: 10, before: { at: T0 + 600_000, id: sameIds[1]! } });
+  assert.deepEqual(k3.map((r) => r.id), sameIds.slice(2).filter((id) => id !== seen.find((r) => r.at === T0 + 600_000 && r.keyId !== 'k3')!.id));
 
   // Filters: key, model, status class, period.
   const k1 = await repo.list({ userId: 'u1', keyId: 'k1', limit: 2_000 });
@@ -165,19 +192,36 @@ async function exerciseRepo(store: Store): Promise<void> {
   assert.ok(errors5xx.length > 0 && errors5xx.every((r) => r.status === 502 && r.keyId === 'k2'));
   const other = await repo.list({ userId: 'u1', model: 'other-model', statusClass: 2, limit: 2_000 });
   assert.ok(other.length > 0 && other.every((r) => r.model === 'other-model' && r.status === 200));
-  const window = await repo.list({ userId: 'u1', since: new Date(T0 + 10_000).toISOString(), until: new Date(T0 + 20_000).toISOString(), limit: 100 });
+  const window = await repo.list({ userId: 'u1', since: T0 + 10_000, until: T0 + 20_000, limit: 100 });
   assert.equal(window.length, 10);
   assert.equal((await repo.list({ userId: 'nobody', limit: 10 })).length, 0, "no one else's entries");
 
-  // Pruning by age, in batches smaller than what goes.
+  // Pruning by age (the cutoff as the buffer gives it, ISO), in batches smaller than what goes.
   const pruned = await repo.prune(new Date(T0 + 500_000).toISOString(), 64);
   assert.equal(pruned, 501, 'entries 0..499 of u1 and the other user');
   assert.equal(await repo.count('u1'), 1_205 - 500);
+  assert.equal(await repo.count('someone-else'), 0);
   assert.equal(await repo.prune(new Date(T0).toISOString(), 64), 0);
+
+  // Pruning walks the oldest ids and stops at the first batch holding an entry inside the retention
+  // period: the five k3 entries of t=600 s were written after those of t=1199 s, so they, and an
+  // entry written now by an instance whose clock is behind, wait for a later prune; nothing past
+  // that batch is looked at.
+  await repo.insert([entry(100, { keyId: 'late' })]);
+  const stopped = await repo.prune(T0 + 700_000, 64);
+  assert.equal(stopped, 200, 'entries 500..699, in id order');
+  const left = await repo.list({ userId: 'u1', until: T0 + 700_000, limit: 100 });
+  assert.deepEqual(left.map((r) => [r.keyId, (r.at - T0) / 1000]), [...Array.from({ length: 5 }, () => ['k3', 600]), ['late', 100]]);
+  assert.equal(await repo.count('u1'), 1_205 - 500 - 200 + 1);
+  // Once the entries before them are old too, they go.
+  assert.equal(await repo.prune(T0 + 2_000_000, 64), 506);
+  assert.equal(await repo.count(), 0);
+  await repo.insert([entry(5)]);
+  assert.equal(await repo.count(), 1, 'an emptied table takes entries again');
 }
 
 describe('request log repository', () => {
-  test('SQLite: batches over one statement, keyset paging, filters, pruning', async () => {
+  test('SQLite: one prepared insert per entry, keyset paging, filters, pruning', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gwctl-reqlog-'));
     const store = await Store.open(`sqlite://${join(dir, 'gateway.db')}`);
     try {
@@ -188,7 +232,7 @@ describe('request log repository', () => {
     }
   });
 
-  test('PostgreSQL: the same', async () => {
+  test('PostgreSQL: multi-row inserts, the same', async () => {
     const database = await createTestDatabase('reqlog');
     const store = await Store.open(database.url);
     try {
@@ -212,6 +256,77 @@ describe('request log repository', () => {
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Rows as migration 0009 wrote them: text ids in no particular order, ISO times. */
+const OLD_ROWS = [
+  { id: 'req_b_0', at: '2026-11-20T12:00:02.500Z', user_id: 'u1', key_id: 'k1', model: 'm', status: 200, input_tokens: 3, output_tokens: 4, latency_ms: 5, session_id: 's', outcome: null },
+  { id: 'req_a_9', at: '2026-11-20T12:00:01.999Z', user_id: 'u1', key_id: 'k2', model: 'm', status: 502, input_tokens: 0, output_tokens: 0, latency_ms: 30, session_id: null, outcome: 'upstream_error' },
+  { id: 'req_a_1', at: '2026-11-20T12:00:02.500Z', user_id: 'u1', key_id: 'k1', model: 'n', status: 429, input_tokens: 1, output_tokens: 2, latency_ms: 0, session_id: null, outcome: null },
+  { id: 'req_c_0', at: '2026-11-20T12:00:00.001Z', user_id: 'u2', key_id: 'k9', model: 'm', status: 200, input_tokens: 9_000_000_000, output_tokens: 1, latency_ms: 7, session_id: null, outcome: null },
+];
+/** The same rows in (at, id) order, as the new table must hold them. */
+const MIGRATED = [3, 1, 2, 0].map((i) => OLD_ROWS[i]!);
+
+async function exerciseMigration(db: Kysely<any>, open: () => Promise<Store>, postgres: boolean): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  assert.equal((await migrator.migrateTo('0011-conversation-settings')).error, undefined);
+  await db.insertInto('request_log').values(OLD_ROWS).execute();
+
+  const store = await open();
+  try {
+    const rows = (await sql<Record<string, unknown>>`select * from request_log order by id`.execute(db)).rows;
+    assert.deepEqual(rows.map((r) => Number(r.id)), [1, 2, 3, 4], 'ids numbered in (at, id) order');
+    assert.deepEqual(
+      rows.map((r) => ({ ...r, id: undefined, at: Number(r.at), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens) })),
+      MIGRATED.map((r) => ({ ...r, id: undefined, at: Date.parse(r.at) })),
+      'every value kept, times as epoch ms',
+    );
+    const page = await store.requestLog.list({ userId: 'u1', limit: 10 });
+    assert.deepEqual(page.map((r) => [r.id, new Date(r.at).toISOString(), r.status]), [[4, '2026-11-20T12:00:02.500Z', 200], [3, '2026-11-20T12:00:02.500Z', 429], [2, '2026-11-20T12:00:01.999Z', 502]]);
+    await store.requestLog.insert([entry(10)]);
+    assert.deepEqual((await store.requestLog.list({ userId: 'u1', limit: 1 })).map((r) => r.id), [5], 'new ids follow the copied ones');
+
+    const indexes = postgres
+      ? (await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'request_log' order by 1`.execute(db)).rows.map((r) => r.name)
+      : (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'request_log' order by 1`.execute(db)).rows.map((r) => r.name);
+    assert.deepEqual(indexes, postgres ? ['request_log_key_at_idx', 'request_log_pkey', 'request_log_user_at_idx'] : ['request_log_key_at_idx', 'request_log_user_at_idx'], 'no index on time alone; on SQLite the id is the rowid');
+  } finally {
+    await store.close();
+  }
+
+  // And back: 0009's shape, the same rows and times, text ids in the same order.
+  assert.equal((await migrator.migrateDown()).error, undefined);
+  const back = (await sql<Record<string, unknown>>`select * from request_log order by id`.execute(db)).rows;
+  assert.deepEqual(back.map((r) => r.at), [...MIGRATED.map((r) => r.at), new Date(T0 + 10_000).toISOString()]);
+  assert.ok(back.every((r) => typeof r.id === 'string' && /^req_\d{19}$/.test(r.id)));
+  assert.equal((await migrator.migrateToLatest()).error, undefined);
+  assert.equal(Number((await sql<{ n: string }>`select count(*) as n from request_log`.execute(db)).rows[0]!.n), 5);
+}
+
+describe('migration 0012: the request log rebuilt with integer ids and times', () => {
+  test('SQLite: rows of the old shape are kept, in (at, id) order, with their values', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gwctl-reqlog-migrate-'));
+    const path = join(dir, 'gateway.db');
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(path) }) });
+    try {
+      await exerciseMigration(db, () => Store.open(`sqlite://${path}`), false);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('PostgreSQL: the same', async () => {
+    const database = await createTestDatabase('reqlogmig');
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+    try {
+      await exerciseMigration(db, () => Store.open(database.url), true);
+    } finally {
+      await db.destroy();
+      await database.drop();
     }
   });
 });

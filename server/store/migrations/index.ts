@@ -11,6 +11,7 @@ import * as auditLog from './0008-audit-log.ts';
 import * as requestLog from './0009-request-log.ts';
 import * as imageHistory from './0010-image-history.ts';
 import * as conversationSettings from './0011-conversation-settings.ts';
+import * as requestLogCompact from './0012-request-log-compact.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009-request-log': requestLog,
   '0010-image-history': imageHistory,
   '0011-conversation-settings': conversationSettings,
+  '0012-request-log-compact': requestLogCompact,
 };
 
 export const migrationProvider: MigrationProvider = {

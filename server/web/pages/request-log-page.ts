@@ -1,6 +1,8 @@
 // /usage/requests: the owner's request log (requests made with their keys: time, key, model, status,
 // tokens, latency, client session; never any content), filtered by key, model, status class and
 // period, paged newest first by position (time, id) rather than by offset. Works without JavaScript.
+// The position is `before=<epoch ms>~<id>`; one in the format of before migration 0012
+// (`<ISO time>~req_…`) or anything else this page did not make answers 400: start again from the newest.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import type { RequestLogRecord, StatusClass } from '../../store/request-log-repo.ts';
@@ -21,7 +23,7 @@ const SINCE: Record<string, { label: string; ms: number }> = {
   '30d': { label: `Last ${REQUEST_LOG_RETENTION_DAYS} days (all that is kept)`, ms: REQUEST_LOG_RETENTION_DAYS * 86_400_000 },
 };
 const STATUS: Record<string, string> = { '': 'Any status', '2': '2xx (answered)', '4': '4xx (refused)', '5': '5xx (failed)' };
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)~([A-Za-z0-9_]{1,64})$/;
+const CURSOR = /^(\d{1,15})~(\d{1,16})$/;
 
 interface Filters {
   key?: string;
@@ -38,11 +40,13 @@ function parseFilters(query: Filters) {
   if (!SINCE[since]) throw new FilterError(`“since” must be one of ${Object.keys(SINCE).join(', ')}; got “${since.slice(0, 40)}”.`);
   const status = query.status ?? '';
   if (!(status in STATUS)) throw new FilterError(`“status” must be 2, 4 or 5 (for 2xx, 4xx, 5xx) or empty; got “${status.slice(0, 40)}”.`);
-  let before: { at: string; id: string } | undefined;
+  let before: { at: number; id: number } | undefined;
   if (query.before) {
     const match = CURSOR.exec(query.before);
-    if (!match) throw new FilterError('“before” is not a position this page made; start again from the newest entries.');
-    before = { at: match[1]!, id: match[2]! };
+    const at = Number(match?.[1]);
+    const id = Number(match?.[2]);
+    if (!match || !Number.isSafeInteger(at) || !Number.isSafeInteger(id)) throw new FilterError('“before” is not a position this page made; start again from the newest entries.');
+    before = { at, id };
   }
   return { key: query.key || undefined, model: query.model?.trim() || undefined, status, since, before };
 }
@@ -76,7 +80,7 @@ export function registerRequestLogPage(app: FastifyInstance, deps: GatewayDeps):
         keyId: f.key,
         model: f.model,
         statusClass: f.status ? (Number(f.status) as StatusClass) : undefined,
-        since: new Date(Date.now() - SINCE[f.since]!.ms).toISOString(),
+        since: Date.now() - SINCE[f.since]!.ms,
         before: f.before,
         limit: REQUEST_LOG_PAGE_SIZE + 1,
       });
@@ -105,8 +109,10 @@ export function registerRequestLogPage(app: FastifyInstance, deps: GatewayDeps):
           ? html`<p class="muted" id="no-entries">${f.before ? 'No older entries.' : 'No requests match these filters.'}</p>`
           : html`<div class="table-wrap"><table id="request-log">
               <thead><tr><th>Time (UTC)</th><th>Key</th><th>Model</th><th>Status</th><th class="num">Tokens in</th><th class="num">Tokens out</th><th class="num">Time taken</th><th>Client session</th></tr></thead>
-              <tbody>${entries.map((r) => html`<tr>
-                <td><time datetime="${r.at}">${r.at.slice(0, 10)} ${r.at.slice(11, 19)}</time></td>
+              <tbody>${entries.map((r) => {
+                const at = new Date(r.at).toISOString();
+                return html`<tr>
+                <td><time datetime="${at}">${at.slice(0, 10)} ${at.slice(11, 19)}</time></td>
                 <td>${keyName(r.keyId)}</td>
                 <td>${r.model}</td>
                 <td>${statusCell(r)}</td>
@@ -114,7 +120,8 @@ export function registerRequestLogPage(app: FastifyInstance, deps: GatewayDeps):
                 <td class="num">${formatCount(r.outputTokens)}</td>
                 <td class="num">${formatCount(r.latencyMs)} ms</td>
                 <td>${r.sessionId ? html`<code>${r.sessionId}</code>` : html`<span class="muted">none</span>`}</td>
-              </tr>`)}</tbody>
+              </tr>`;
+              })}</tbody>
             </table></div>`}
         <nav class="pager" aria-label="Pages">
           ${f.before ? html`<a class="button small" href="/usage/requests?${new URLSearchParams(same).toString()}">Newest</a>` : ''}

@@ -188,7 +188,7 @@ describe('pages', () => {
     assert.equal(models(first.payload).length, 50);
     assert.equal(models(first.payload)[0], 'm-56', 'newest first');
     const older = /id="older" href="([^"]+)"/.exec(first.payload)![1]!.replace(/&amp;/g, '&');
-    assert.match(decodeURIComponent(older), /^\/usage\/requests\?since=24h&before=\d{4}-\d\d-\d\dT[\d:.]+Z~req_\w+$/);
+    assert.match(decodeURIComponent(older), /^\/usage\/requests\?since=24h&before=\d{13}~\d+$/, 'the position: epoch ms and id');
     const second = await gw.text.inject({ url: older, headers: { cookie: carolCookie } });
     assert.deepEqual(models(second.payload), ['m-6', 'm-5', 'm-4', 'm-3', 'm-2', 'm-1', 'm-0']);
     assert.ok(!second.payload.includes('id="older"'), 'no further page');
@@ -199,9 +199,16 @@ describe('pages', () => {
     const status = await get('/usage/requests?status=7');
     assert.equal(status.statusCode, 400);
     assert.match(status.payload, /“status” must be 2, 4 or 5 \(for 2xx, 4xx, 5xx\) or empty; got “7”/);
-    const cursor = await get('/usage/requests?before=1%20or%201=1');
-    assert.equal(cursor.statusCode, 400);
-    assert.match(cursor.payload, /“before” is not a position this page made/);
+    // Anything this page did not make, including a position in the format before migration 0012
+    // (a bookmarked “Older” link): 400 and the way back to the newest entries, never a crash.
+    for (const before of ['1 or 1=1', '2026-11-20T12:00:00.000Z~req_abc_1', '1763640000000~', '~5', '-1~5', '1763640000000~99999999999999999', '1763640000000.5~3', '1763640000000~3~4']) {
+      const cursor = await get(`/usage/requests?${new URLSearchParams({ before })}`);
+      assert.equal(cursor.statusCode, 400, before);
+      assert.match(cursor.payload, /“before” is not a position this page made; start again from the newest entries/, before);
+    }
+    const fresh = await get('/usage/requests?before=1~1');
+    assert.equal(fresh.statusCode, 200, 'a well-formed position older than everything');
+    assert.match(fresh.payload, /No older entries/);
     const since = await get('/usage/requests?since=1y');
     assert.equal(since.statusCode, 400);
     assert.match(since.payload, /“since” must be one of 1h, 24h, 7d, 30d/);
