@@ -20,10 +20,14 @@ function isTerminal(e: SseEvent): boolean {
   return e.event === undefined ? RESPONSES_END_DATA.test(e.data) : RESPONSES_TERMINAL_EVENTS.has(e.event);
 }
 
-/** The index just after the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`) at or after `from`, or -1. */
-function lastEventEnd(text: string, from: number): number {
+/**
+ * The index just after the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`) at or after `from`, or -1.
+ * `crSeen`: whether the stream has used CR line endings at all (if not, only `\n\n` is looked for).
+ */
+function lastEventEnd(text: string, from: number, crSeen: boolean): number {
   if (text.endsWith('\n\n')) return text.length;
   const lf = text.lastIndexOf('\n\n');
+  if (!crSeen) return lf !== -1 && lf + 2 > from ? lf + 2 : -1;
   const crlf = text.lastIndexOf('\n\r\n');
   const cr = text.lastIndexOf('\r\r');
   const end = Math.max(lf === -1 ? -1 : lf + 2, crlf === -1 ? -1 : crlf + 3, cr === -1 ? -1 : cr + 2);
@@ -31,9 +35,10 @@ function lastEventEnd(text: string, from: number): number {
 }
 
 /** Where the event holding the character at `at` starts: just after the blank line before it, or 0. */
-function eventStartBefore(text: string, at: number): number {
+function eventStartBefore(text: string, at: number, crSeen: boolean): number {
   if (at === 0) return 0;
   const lf = text.lastIndexOf('\n\n', at);
+  if (!crSeen) return lf === -1 ? 0 : lf + 2;
   const crlf = text.lastIndexOf('\n\r\n', at);
   const cr = text.lastIndexOf('\r\r', at);
   const start = Math.max(lf === -1 ? 0 : lf + 2, crlf === -1 ? 0 : crlf + 3, cr === -1 ? 0 : cr + 2);
@@ -50,6 +55,10 @@ export class StreamObserver {
   private pending: string[] = [];
   /** The last few characters of `pending`, where a blank line may begin. */
   private pendingTail = '';
+  /** Whether a chunk ended inside a UTF-8 character: the decoder holds its first bytes. */
+  private decoderHolds = false;
+  /** Whether any CR has been seen (most streams use LF only: blank lines are then only `\n\n`). */
+  private crSeen = false;
   /** True once the stream's terminal event ([DONE], message_stop, error, a Responses end) went by. */
   finished = false;
 
@@ -67,10 +76,15 @@ export class StreamObserver {
 
   /** Observes one upstream chunk; returns what to send on: the chunk itself unless stripping. */
   take(chunk: Buffer): Buffer | string {
-    const fresh = this.decoder.write(chunk);
+    // A chunk that ends on an ASCII byte ends on a character boundary: decoded in one go, unless the
+    // decoder still holds the start of a character from the chunk before.
+    const endsOnBoundary = chunk.length > 0 && chunk[chunk.length - 1]! < 0x80;
+    const fresh = !this.decoderHolds && endsOnBoundary ? chunk.toString('utf8') : this.decoder.write(chunk);
+    if (chunk.length > 0) this.decoderHolds = !endsOnBoundary;
+    if (!this.crSeen && fresh.includes('\r')) this.crSeen = true;
     // Only the new text (and the few characters before it) can hold the blank line that ends an event.
     const probe = this.pendingTail + fresh;
-    const endInProbe = lastEventEnd(probe, this.pendingTail.length);
+    const endInProbe = lastEventEnd(probe, this.pendingTail.length, this.crSeen);
     if (endInProbe === -1) {
       this.pending.push(fresh);
       this.pendingTail = probe.slice(-3);
@@ -101,7 +115,7 @@ export class StreamObserver {
     const match = MAY_MATTER.exec(events);
     if (match === null) return events;
     // The events before the one holding the first match cannot matter: only the rest is parsed.
-    const start = eventStartBefore(events, match.index);
+    const start = eventStartBefore(events, match.index, this.crSeen);
     const parser = new SseParser();
     const parsed = parser.push(start === 0 ? events : events.slice(start));
     if (last) parsed.push(...parser.end());
