@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Children, Started } from './children.ts';
+import { SERVER_CPU, type Pinning } from './cpu-pinning.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
@@ -37,7 +38,7 @@ export async function startGateway(
   env: NodeJS.ProcessEnv,
   tmp: string,
   providers: unknown,
-  options: { nodeArgs?: string[]; extraArgs?: string[] } = {},
+  options: { nodeArgs?: string[]; extraArgs?: string[]; pinning?: Pinning } = {},
 ): Promise<GatewayChild> {
   const dataDir = join(tmp, 'data');
   const providersFile = join(tmp, 'providers.json');
@@ -45,21 +46,22 @@ export async function startGateway(
   const gwctl = (args: string[], input?: string) => children.run(process.execPath, [join(ROOT, 'bin/gwctl.js'), ...args], { cwd: ROOT, env, input, timeoutMs: 30_000 });
   await gwctl(['admin', 'user', 'add', 'admin', '--admin', '--password-stdin', '--data-dir', dataDir], 'bench-admin-password\n');
   const key = (JSON.parse(await gwctl(['admin', 'key', 'create', '--user', 'admin', '--name', 'bench', '--json', '--data-dir', dataDir])) as { key: string }).key;
+  const args = [
+    ...(options.nodeArgs ?? []),
+    join(ROOT, 'bin/gwctl.js'),
+    'serve',
+    '--port', '0',
+    '--image-port', '0',
+    '--data-dir', dataDir,
+    '--config', providersFile,
+    '--rate-limit', '0',
+    '--log-level', 'warn',
+    ...(options.extraArgs ?? []),
+  ];
+  const command = options.pinning ? options.pinning.wrap(SERVER_CPU, process.execPath, args) : { command: process.execPath, args };
   const gateway = await children.start({
     name: 'gateway',
-    command: process.execPath,
-    args: [
-      ...(options.nodeArgs ?? []),
-      join(ROOT, 'bin/gwctl.js'),
-      'serve',
-      '--port', '0',
-      '--image-port', '0',
-      '--data-dir', dataDir,
-      '--config', providersFile,
-      '--rate-limit', '0',
-      '--log-level', 'warn',
-      ...(options.extraArgs ?? []),
-    ],
+    ...command,
     cwd: ROOT,
     env,
     ready: /text API\s+(http:\/\/127\.0\.0\.1:\d+)/,

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { Children, readCpuSeconds, readMemory, type Memory } from './children.ts';
 import { childEnv, ROOT, startGateway } from './gateway-child.ts';
 import { markdownTable, mib } from './stats.ts';
+import { pinProcesses, SERVER_CPU, WORLD_CPU } from './cpu-pinning.ts';
 
 const HERE = join(ROOT, 'scripts/bench/gateway');
 const HARD_LIMIT_MS = 8 * 60_000;
@@ -20,13 +21,13 @@ const GOAL_RSS_MIB = 250;
 const GOAL_CPU_PERCENT = 5;
 
 const { values } = parseArgs({
-  options: { streams: { type: 'string', default: '2000' }, chunks: { type: 'string', default: '40' }, window: { type: 'string', default: '10' } },
+  options: { streams: { type: 'string', default: '2000' }, chunks: { type: 'string', default: '40' }, window: { type: 'string', default: '10' }, 'no-pin': { type: 'boolean', default: false } },
 });
 const STREAMS = Number(values.streams);
 const CHUNKS = Number(values.chunks);
 const WINDOW_S = Number(values.window);
 if (!(STREAMS >= 1 && STREAMS <= 5000 && CHUNKS >= WINDOW_S + 15 && WINDOW_S >= 2)) {
-  console.error('usage: npm run bench:streams -- [--streams 1..5000] [--chunks N >= window + 15] [--window S >= 2]');
+  console.error('usage: npm run bench:streams -- [--streams 1..5000] [--chunks N >= window + 15] [--window S >= 2] [--no-pin]');
   process.exit(2);
 }
 const log = (line: string) => process.stderr.write(`[streams] ${line}\n`);
@@ -151,10 +152,12 @@ async function main(): Promise<void> {
     const env = childEnv(tmp);
     const port = /\{"port":(\d+)\}/;
     const tsx = ['--import', 'tsx'];
-    const slow = await children.start({ name: 'slow upstream', command: process.execPath, args: [...tsx, join(HERE, 'slow-upstream.ts'), String(CHUNKS)], cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
+    const pinning = pinProcesses(values['no-pin'] !== true);
+    log(pinning.describe());
+    const slow = await children.start({ name: 'slow upstream', ...pinning.wrap(WORLD_CPU, process.execPath, [...tsx, join(HERE, 'slow-upstream.ts'), String(CHUNKS)]), cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
     const slowOrigin = `http://127.0.0.1:${slow.match[1]}`;
-    const hop = await children.start({ name: 'bare hop', command: process.execPath, args: [...tsx, join(HERE, 'bare-hop.ts'), slowOrigin], cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
-    const gateway = await startGateway(children, env, tmp, { providers: [{ name: 'slow', type: 'openai', baseUrl: `${slowOrigin}/v1`, models: ['slow-model'] }] });
+    const hop = await children.start({ name: 'bare hop', ...pinning.wrap(SERVER_CPU, process.execPath, [...tsx, join(HERE, 'bare-hop.ts'), slowOrigin]), cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
+    const gateway = await startGateway(children, env, tmp, { providers: [{ name: 'slow', type: 'openai', baseUrl: `${slowOrigin}/v1`, models: ['slow-model'] }] }, { pinning });
     await sleep(2_000);
     const rows = [
       await measure('gateway', gateway.pid, gateway.origin, gateway.key),
@@ -166,7 +169,7 @@ async function main(): Promise<void> {
     const report = [
       `## ${STREAMS.toLocaleString('en-US')} open streams (${new Date().toISOString().slice(0, 10)})`,
       '',
-      `- Each stream: one chat-completions request with \`stream: true\`, answered by a slow fake upstream with one chunk per second for ${CHUNKS} s, then usage and \`[DONE]\`; opened in batches of 100 every 50 ms over keep-alive connections. CPU is the process's user+system time over ${WINDOW_S} s while all streams are open (so ${STREAMS.toLocaleString('en-US')} chunks a second pass through), RSS from /proc. Load average at the end ${loadAverage.toFixed(2)}.`,
+      `- Each stream: one chat-completions request with \`stream: true\`, answered by a slow fake upstream with one chunk per second for ${CHUNKS} s, then usage and \`[DONE]\`; opened in batches of 100 every 50 ms over keep-alive connections. CPU is the process's user+system time over ${WINDOW_S} s while all streams are open (so ${STREAMS.toLocaleString('en-US')} chunks a second pass through), RSS from /proc. Load average at the end ${loadAverage.toFixed(2)}. Placement: ${pinning.describe("the streams' client and the slow upstream")}.`,
       '',
       markdownTable(
         ['Path', 'RSS idle', 'RSS with streams open', 'peak (VmHWM)', 'RSS 2 s after they ended', 'CPU while open', 'streams ended whole'],

@@ -23,6 +23,7 @@ import { childEnv, startGateway } from './gateway-child.ts';
 import { FAKE_MODEL, JSON_BODY, STREAM_BYTES } from './fake-upstream.ts';
 import { fetchOnce, runLoad, runSequential, type LoadResult, type Target } from './load.ts';
 import { summarizeProfile } from './profile-summary.ts';
+import { pinProcesses, SERVER_CPU, WORLD_CPU, type Pinning } from './cpu-pinning.ts';
 import { concat, count, markdownTable, median, mib, ms, percentile, ratio, signedMs } from './stats.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -59,6 +60,7 @@ interface Options {
   sequentialWarmup: number;
   cpuProf?: string;
   scaleOut: boolean;
+  noPin: boolean;
 }
 
 class UsageError extends Error {}
@@ -72,6 +74,7 @@ const OPTIONS = {
   'sequential-warmup': { type: 'string', default: '300' },
   'cpu-prof': { type: 'string' },
   'scale-out': { type: 'boolean', default: false },
+  'no-pin': { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -84,8 +87,9 @@ function parseOptions(argv: string[]): Options {
   }
   if (values.help) {
     process.stdout.write(
-      'npm run bench:gateway -- [--duration S] [--warmup S] [--rounds N] [--connections N (<= 50)] [--sequential N] [--sequential-warmup N] [--cpu-prof DIR] [--scale-out]\n' +
-        '  --scale-out  also run the gateway on PostgreSQL (127.0.0.1:5432, a database of its own) + Redis (127.0.0.1:6379, a key prefix of its own)\n',
+      'npm run bench:gateway -- [--duration S] [--warmup S] [--rounds N] [--connections N (<= 50)] [--sequential N] [--sequential-warmup N] [--cpu-prof DIR] [--scale-out] [--no-pin]\n' +
+        '  --scale-out  also run the gateway on PostgreSQL (127.0.0.1:5432, a database of its own) + Redis (127.0.0.1:6379, a key prefix of its own)\n' +
+        '  --no-pin     do not pin processes to cores (by default the server under test has core 1, the load generator and the fake upstream core 0)\n',
     );
     process.exit(0);
   }
@@ -103,6 +107,7 @@ function parseOptions(argv: string[]): Options {
     sequentialWarmup: int('sequential-warmup', values['sequential-warmup']!, 0, 5_000),
     cpuProf: values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined,
     scaleOut: values['scale-out'] === true,
+    noPin: values['no-pin'] === true,
   };
 }
 
@@ -175,11 +180,13 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   const env = childEnv(tmp);
   const tsx = ['--import', 'tsx'];
   const port = /\{"port":(\d+)\}/;
+  const pinning = pinProcesses(!options.noPin);
+  log(pinning.describe());
 
   log('starting the fake upstream, the bare hop and the gateway');
-  const fake = await children.start({ name: 'fake upstream', command: process.execPath, args: [...tsx, join(HERE, 'fake-upstream.ts')], cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
+  const fake = await children.start({ name: 'fake upstream', ...pinning.wrap(WORLD_CPU, process.execPath, [...tsx, join(HERE, 'fake-upstream.ts')]), cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
   const fakeOrigin = `http://127.0.0.1:${fake.match[1]}`;
-  const hop = await children.start({ name: 'bare hop', command: process.execPath, args: [...tsx, join(HERE, 'bare-hop.ts'), fakeOrigin], cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
+  const hop = await children.start({ name: 'bare hop', ...pinning.wrap(SERVER_CPU, process.execPath, [...tsx, join(HERE, 'bare-hop.ts'), fakeOrigin]), cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
   const hopOrigin = `http://127.0.0.1:${hop.match[1]}`;
 
   const profileDir = options.cpuProf;
@@ -191,9 +198,10 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   ];
   const gateway = await startGateway(children, env, tmp, { providers }, {
     nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+    pinning,
   });
   const { origin: gatewayOrigin, key } = gateway;
-  const scaleOut = options.scaleOut ? await startScaleOutGateway(children, env, fakeOrigin, join(tmp, 'providers.json')) : undefined;
+  const scaleOut = options.scaleOut ? await startScaleOutGateway(children, env, join(tmp, 'providers.json'), pinning) : undefined;
   TARGETS = scaleOut ? ALL_TARGETS : ['direct', 'bare hop', 'gateway', 'translated'];
 
   // Idle: started and settled, no request served yet.
@@ -271,7 +279,7 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   if (stopped.code !== 0) log(`warning: the gateway exited with code ${stopped.code} signal ${stopped.signal} on SIGTERM`);
   const elapsedS = (Date.now() - startedAt) / 1000;
 
-  const report = buildReport(options, cells, sequential, { idle, afterLoad }, elapsedS, { start: loadAverageAtStart, end: os.loadavg()[0] }, scaleOutLookups);
+  const report = buildReport(options, cells, sequential, { idle, afterLoad }, elapsedS, { start: loadAverageAtStart, end: os.loadavg()[0] }, pinning.describe(), scaleOutLookups);
   process.stdout.write(`\n${report}\n`);
   if (profileDir) printProfile(profileDir, gateway, loadStartedAt - gatewaySpawnedAt, loadEndedAt - gatewaySpawnedAt);
 }
@@ -286,7 +294,7 @@ interface ScaleOutGateway {
 }
 
 /** The same gateway on a PostgreSQL database of its own and a Redis key prefix of its own. */
-async function startScaleOutGateway(children: Children, env: NodeJS.ProcessEnv, _fakeOrigin: string, providersFile: string): Promise<ScaleOutGateway> {
+async function startScaleOutGateway(children: Children, env: NodeJS.ProcessEnv, providersFile: string, pinning: Pinning): Promise<ScaleOutGateway> {
   const { default: pg } = await import('pg');
   const adminUrl = process.env.GWCTL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -304,8 +312,7 @@ async function startScaleOutGateway(children: Children, env: NodeJS.ProcessEnv, 
   log('starting the gateway on PostgreSQL + Redis');
   const started = await children.start({
     name: 'gateway pg+redis',
-    command: process.execPath,
-    args: [join(ROOT, 'bin/gwctl.js'), 'serve', '--port', '0', '--image-port', '0', '--config', providersFile, '--rate-limit', '0', '--log-level', 'warn'],
+    ...pinning.wrap(SERVER_CPU, process.execPath, [join(ROOT, 'bin/gwctl.js'), 'serve', '--port', '0', '--image-port', '0', '--config', providersFile, '--rate-limit', '0', '--log-level', 'warn']),
     cwd: ROOT,
     env: scaleEnv,
     ready: /text API\s+(http:\/\/127\.0\.0\.1:\d+)/,
@@ -349,6 +356,7 @@ function buildReport(
   memory: { idle: Record<'gateway' | 'hop' | 'fake', Memory>; afterLoad: Memory },
   elapsedS: number,
   loadAverage: { start: number; end: number },
+  placement: string,
   scaleOutLookups?: { lookups: number; requests: number },
 ): string {
   const stats = (mode: Mode, name: TargetName) => {
@@ -470,6 +478,7 @@ function buildReport(
     '',
     `- Command: \`${command}\` (${elapsedS.toFixed(0)} s)`,
     `- Machine: ${machine}; 1-minute load average ${loadAverage.start.toFixed(2)} before the run, ${loadAverage.end.toFixed(2)} after (the benchmark itself keeps ~2 busy).`,
+    `- Placement: ${placement}.`,
     `- Load: autocannon, ${options.connections} keep-alive connections, ${options.rounds} rounds x ${options.duration} s per path and mode (rotating order, after ${options.warmup} s warm-up each); req/s is the median of the rounds, latencies are over all rounds' responses; server CPU µs/req is the user+system CPU of the process under test (the fake upstream for direct) per answered request. Sequential: ${options.sequential} requests per path and mode, one at a time, interleaved across paths, after ${options.sequentialWarmup} warm-up.`,
     `- Request: chat completion, ~${requestBody('JSON').length} B body; answer ${JSON_BODY.length} B JSON, or a stream of ${STREAM_BYTES.length} B (10 chunks + usage chunk + [DONE], one write each) for \`stream: true, stream_options.include_usage: true\`.`,
     '',
