@@ -39,7 +39,16 @@ export class GatewayMetrics {
   readonly overhead = new RouteHistogram('gwctl_gateway_overhead_seconds', "The gateway's own time per request (total minus time waiting on upstreams), by route.", LATENCY_BUCKETS);
   readonly upstreamFailures = new Counter({ name: 'gwctl_upstream_failures_total', help: 'Upstream calls that failed (connection, timeout, 429/5xx before the answer started), by provider and kind.', labelNames: ['provider', 'kind'], registers: [this.registry] });
   readonly retries = new Counter({ name: 'gwctl_upstream_retries_total', help: 'Extra upstream calls made for a request (retries and fallbacks), by route.', labelNames: ['route'], registers: [this.registry] });
-  readonly openStreams = new Gauge({ name: 'gwctl_open_streams', help: 'Streamed API answers being relayed now.', registers: [this.registry] });
+  /** Streams being relayed now: a plain count (no prom-client call per stream), read when scraped. */
+  readonly openStreams = {
+    count: 0,
+    inc(): void {
+      this.count += 1;
+    },
+    dec(): void {
+      this.count -= 1;
+    },
+  };
   readonly rateLimited = new Counter({ name: 'gwctl_rate_limited_total', help: 'Requests refused by the per-key rate limit.', registers: [this.registry] });
 
   constructor(sources: MetricsSources) {
@@ -63,6 +72,8 @@ export class GatewayMetrics {
         for (const { provider, cooling } of sources.providersCooling()) this.set({ provider }, cooling ? 1 : 0);
       },
     });
+    const openStreams = this.openStreams;
+    new Gauge({ name: 'gwctl_open_streams', help: 'Streamed API answers being relayed now.', registers: [this.registry], collect() { this.set(openStreams.count); } });
     new Gauge({ name: 'gwctl_open_responses', help: 'API responses in progress.', registers: [this.registry], collect() { this.set(sources.openResponses()); } });
   }
 

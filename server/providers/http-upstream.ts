@@ -36,7 +36,7 @@ export class HttpUpstream {
     return this.request('POST', path, body, headers, signal);
   }
 
-  /** A request without a body (GET, DELETE) sends none. */
+  /** A request without a body (GET, DELETE) sends none. `headers` is the caller's own object: the transport headers are added to it. */
   async request(method: 'GET' | 'POST' | 'DELETE', path: string, body: Buffer, headers: Record<string, string>, signal: RequestAbort): Promise<ProviderResponse> {
     const withBody = method === 'POST';
     try {
@@ -44,7 +44,7 @@ export class HttpUpstream {
         method,
         path: this.basePath + path,
         body: withBody ? body : undefined,
-        headers: withBody ? { ...headers, 'content-length': String(body.length), 'accept-encoding': 'identity' } : { ...headers, 'accept-encoding': 'identity' },
+        headers: Object.assign(headers, withBody ? { 'content-length': String(body.length), 'accept-encoding': 'identity' } : { 'accept-encoding': 'identity' }),
         signal,
       });
       const outHeaders: Record<string, string> = {};
