@@ -3,7 +3,7 @@
 // `steps` and is written with backpressure, and no stream sits in between (no Transform, no pipe,
 // no promise per chunk). A client that leaves releases the upstream; an upstream that fails
 // mid-stream gets the relay's last words (an error event) and the response ends cleanly. Chunks that
-// arrive in the same tick are written together.
+// arrive in the same tick are written together (node corks the response's socket for the tick).
 import { Readable } from 'node:stream';
 import type { ApiReply } from '../api-exchange.ts';
 import type { RequestAbort } from './request-abort.ts';
@@ -36,19 +36,9 @@ export function writeStream(reply: ApiReply, status: number, headers: Record<str
     res.end();
   };
   const resume = () => upstream.resume();
-  // The chunks one network read brings (an upstream writes event by event; they often arrive
-  // together) leave in one write: corked until the end of this tick, so nothing waits longer.
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
-  };
+  // Writes made in one tick leave in one system call: node's response corks its socket at the first
+  // write of a tick and uncorks it on the next (chunked framing included), so nothing is added here.
   const onData = (chunk: Buffer) => {
-    if (!corked) {
-      corked = true;
-      res.cork();
-      process.nextTick(uncork);
-    }
     let out: Buffer | string;
     try {
       out = steps.chunk(chunk);

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Children, readCpuSeconds, readMemory, type Memory } from './children.ts';
@@ -21,13 +21,13 @@ const GOAL_RSS_MIB = 250;
 const GOAL_CPU_PERCENT = 5;
 
 const { values } = parseArgs({
-  options: { streams: { type: 'string', default: '2000' }, chunks: { type: 'string', default: '40' }, window: { type: 'string', default: '10' }, 'no-pin': { type: 'boolean', default: false } },
+  options: { streams: { type: 'string', default: '2000' }, chunks: { type: 'string', default: '40' }, window: { type: 'string', default: '10' }, 'no-pin': { type: 'boolean', default: false }, 'cpu-prof': { type: 'string' } },
 });
 const STREAMS = Number(values.streams);
 const CHUNKS = Number(values.chunks);
 const WINDOW_S = Number(values.window);
 if (!(STREAMS >= 1 && STREAMS <= 5000 && CHUNKS >= WINDOW_S + 15 && WINDOW_S >= 2)) {
-  console.error('usage: npm run bench:streams -- [--streams 1..5000] [--chunks N >= window + 15] [--window S >= 2] [--no-pin]');
+  console.error('usage: npm run bench:streams -- [--streams 1..5000] [--chunks N >= window + 15] [--window S >= 2] [--no-pin] [--cpu-prof DIR]');
   process.exit(2);
 }
 const log = (line: string) => process.stderr.write(`[streams] ${line}\n`);
@@ -157,7 +157,10 @@ async function main(): Promise<void> {
     const slow = await children.start({ name: 'slow upstream', ...pinning.wrap(WORLD_CPU, process.execPath, [...tsx, join(HERE, 'slow-upstream.ts'), String(CHUNKS)]), cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
     const slowOrigin = `http://127.0.0.1:${slow.match[1]}`;
     const hop = await children.start({ name: 'bare hop', ...pinning.wrap(SERVER_CPU, process.execPath, [...tsx, join(HERE, 'bare-hop.ts'), slowOrigin]), cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
-    const gateway = await startGateway(children, env, tmp, { providers: [{ name: 'slow', type: 'openai', baseUrl: `${slowOrigin}/v1`, models: ['slow-model'] }] }, { pinning });
+    const gateway = await startGateway(children, env, tmp, { providers: [{ name: 'slow', type: 'openai', baseUrl: `${slowOrigin}/v1`, models: ['slow-model'] }] }, {
+      pinning,
+      nodeArgs: values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] : [],
+    });
     await sleep(2_000);
     const rows = [
       await measure('gateway', gateway.pid, gateway.origin, gateway.key),
