@@ -3,7 +3,7 @@
 // `steps` and is written with backpressure, and no stream sits in between (no Transform, no pipe,
 // no promise per chunk). A client that leaves releases the upstream; an upstream that fails
 // mid-stream gets the relay's last words (an error event) and the response ends cleanly. Chunks that
-// arrive in the same tick are written together (node corks the response's socket for the tick).
+// arrive together are written together, with the stream's end when it came in the same read.
 import { Readable } from 'node:stream';
 import type { ApiReply } from '../api-exchange.ts';
 import type { RequestAbort } from './request-abort.ts';
@@ -36,9 +36,22 @@ export function writeStream(reply: ApiReply, status: number, headers: Record<str
     res.end();
   };
   const resume = () => upstream.resume();
-  // Writes made in one tick leave in one system call: node's response corks its socket at the first
-  // write of a tick and uncorks it on the next (chunked framing included), so nothing is added here.
+  // What one network read brings leaves in one system call, the end of the stream included: the
+  // socket is corked at the first chunk and uncorked in a microtask, which runs after the ticks
+  // queued meanwhile, among them the upstream's 'end' when the read held the last bytes (res.end()
+  // then sends the chunk and the closing frame together). node alone would uncork on the next tick,
+  // before the 'end', and write the closing frame in a second call.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   const onData = (chunk: Buffer) => {
+    if (!corked) {
+      corked = true;
+      res.cork();
+      queueMicrotask(uncork);
+    }
     let out: Buffer | string;
     try {
       out = steps.chunk(chunk);
