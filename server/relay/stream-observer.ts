@@ -46,7 +46,8 @@ function eventStartBefore(text: string, at: number, crSeen: boolean): number {
 }
 
 export class StreamObserver {
-  private readonly decoder = new StringDecoder('utf8');
+  /** Made at the first chunk that ends inside a character (most streams never need one). */
+  private decoder: StringDecoder | undefined = undefined;
   private readonly usage: StreamUsage;
   /**
    * The start of an event whose blank line has not arrived yet, in pieces (joined once it is
@@ -79,7 +80,7 @@ export class StreamObserver {
     // A chunk that ends on an ASCII byte ends on a character boundary: decoded in one go, unless the
     // decoder still holds the start of a character from the chunk before.
     const endsOnBoundary = chunk.length > 0 && chunk[chunk.length - 1]! < 0x80;
-    const fresh = !this.decoderHolds && endsOnBoundary ? chunk.toString('utf8') : this.decoder.write(chunk);
+    const fresh = !this.decoderHolds && endsOnBoundary ? chunk.toString('utf8') : (this.decoder ??= new StringDecoder('utf8')).write(chunk);
     if (chunk.length > 0) this.decoderHolds = !endsOnBoundary;
     if (!this.crSeen && fresh.includes('\r')) this.crSeen = true;
     // Only the new text (and the few characters before it) can hold the blank line that ends an event.
@@ -101,7 +102,7 @@ export class StreamObserver {
 
   /** At the end of the body: a last event without its blank line. Returns what to send on. */
   end(): string {
-    const text = this.pending.join('') + this.decoder.end();
+    const text = this.pending.join('') + (this.decoder?.end() ?? '');
     this.pending = [];
     this.pendingTail = '';
     if (text.trim() === '') return this.strip ? text : '';

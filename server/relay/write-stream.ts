@@ -23,7 +23,8 @@ export function writeStream(reply: ApiReply, status: number, headers: Record<str
   const res = reply.raw;
   const upstream = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
   reply.hijack();
-  res.writeHead(status, { ...(reply.getHeaders() as Record<string, string>), ...headers });
+  for (const name in headers) reply.header(name, headers[name]!);
+  res.writeHead(status, reply.getHeaders() as Record<string, string>);
 
   let done = false;
   const finish = (last: string) => {
