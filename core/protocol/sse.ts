@@ -55,7 +55,9 @@ function dataLines(data: string, ending: string): string {
  * start of the stream is dropped.
  */
 export class SseParser {
-  private readonly decoder = new TextDecoder('utf-8');
+  // The byte order mark is dropped by push() at the start of the stream only; the decoder may first
+  // see bytes in the middle of one (a Buffer's first chunks are decoded without it).
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   /**
    * Text after the last complete event, in the pieces it came in (it holds no blank line): a long
    * event arriving in many chunks is joined once, not copied again with every chunk.
@@ -91,7 +93,8 @@ export class SseParser {
    * streaming decoder costs several times more); the browser always takes the streaming decoder.
    */
   private decode(chunk: Uint8Array): string {
-    const endsOnBoundary = chunk.length === 0 || chunk[chunk.length - 1]! < 0x80;
+    if (chunk.length === 0) return '';
+    const endsOnBoundary = chunk[chunk.length - 1]! < 0x80;
     if (!this.decoderHolds && endsOnBoundary && typeof Buffer !== 'undefined' && Buffer.isBuffer(chunk)) return chunk.toString('utf8');
     this.decoderHolds = !endsOnBoundary;
     return this.decoder.decode(chunk, { stream: true });

@@ -74,20 +74,29 @@ export class FastLane {
     this.served += 1;
     const request = new LaneRequest(req, nextRequestId(), route.url, this.deps.logger);
     const reply = new LaneReply(res, performance.now());
+    // As fastify's hook runners, no failure here may escape the listener (it would end the process).
     res.once('finish', () => {
-      finishApiRequest(this.deps, request, reply);
-      if (this.logRequests) logRequestLine(request, reply);
+      try {
+        finishApiRequest(this.deps, request, reply);
+        if (this.logRequests) logRequestLine(request, reply);
+      } catch (error) {
+        request.log.error({ err: error }, 'counting a finished request failed');
+      }
     });
-    const refusal = beginApiRequest(this.deps, request, reply);
-    if (refusal !== undefined) {
-      this.fail(request, reply, refusal);
-      return true;
+    try {
+      const refusal = beginApiRequest(this.deps, request, reply);
+      if (refusal !== undefined) {
+        this.fail(request, reply, refusal);
+        return true;
+      }
+      // As fastify: the key is checked before the body is read (a refused request's body is never parsed).
+      route.authenticate(request, reply).then(
+        () => this.readBody(route, request, reply),
+        (error: unknown) => this.fail(request, reply, error),
+      );
+    } catch (error) {
+      this.fail(request, reply, error);
     }
-    // As fastify: the key is checked before the body is read (a refused request's body is never parsed).
-    route.authenticate(request, reply).then(
-      () => this.readBody(route, request, reply),
-      (error: Error) => this.fail(request, reply, error),
-    );
     return true;
   }
 
@@ -103,8 +112,10 @@ export class FastLane {
     // beginApiRequest releases what the request held. Nothing to answer.
     req.on('error', () => undefined);
     req.once('end', () => {
-      const raw = more ? Buffer.concat(more) : (first ?? Buffer.alloc(0));
-      this.handle(route, request, reply, raw).catch((error: Error) => this.fail(request, reply, error));
+      // A copy, as fastify's parser makes: a lone chunk is a view into the socket's read buffer,
+      // which would otherwise stay in memory for as long as the request (a stream) lasts.
+      const raw = Buffer.concat(more ?? (first ? [first] : []));
+      this.handle(route, request, reply, raw).catch((error: unknown) => this.fail(request, reply, error));
     });
   }
 
@@ -121,11 +132,18 @@ export class FastLane {
     await route.handler(request, reply);
   }
 
-  private fail(request: LaneRequest, reply: LaneReply, error: Error): void {
+  private fail(request: LaneRequest, reply: LaneReply, thrown: unknown): void {
+    const error = thrown instanceof Error ? thrown : new Error(`rejected without an error (${String(thrown)})`);
     if (reply.sent) {
       request.log.error({ err: error }, 'request failed after its answer started');
       return;
     }
-    answerApiError(this.deps.settings, error, request, reply);
+    try {
+      answerApiError(this.deps.settings, error, request, reply);
+    } catch (failure) {
+      request.log.error({ err: failure }, 'answering a failed request failed');
+      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' });
+      reply.raw.end('{"error":{"message":"The gateway hit an internal error. Retry; if it persists, report the request id to the operator.","type":"server_error","param":null,"code":"internal_error"}}');
+    }
   }
 }

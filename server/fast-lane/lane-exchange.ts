@@ -70,7 +70,9 @@ export class LaneReply implements ApiReply {
     return this.headers[name.toLowerCase()] !== undefined;
   }
 
+  /** As fastify's: a status outside 100-599 is refused (the failure is answered 500). */
   code(status: number): this {
+    if (!Number.isInteger(status) || status < 100 || status > 599) throw new Error(`Called reply with an invalid status code: ${status}`);
     this.statusCode = status;
     return this;
   }
@@ -87,6 +89,14 @@ export class LaneReply implements ApiReply {
   send(payload: unknown): this {
     if (this.sent) return this;
     const headers = this.headers;
+    if (this.statusCode < 200 || this.statusCode === 204 || this.statusCode === 304) {
+      // As fastify: these statuses carry no body, so neither a content type nor a length.
+      delete headers['content-type'];
+      delete headers['content-length'];
+      this.raw.writeHead(this.statusCode, headers);
+      this.raw.end();
+      return this;
+    }
     let body: Buffer | string;
     if (Buffer.isBuffer(payload)) {
       headers['content-type'] ??= 'application/octet-stream';

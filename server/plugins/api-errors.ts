@@ -98,7 +98,9 @@ export function toGatewayError(error: FastifyError | Error, settings: GatewaySet
 /** Any failure of an API request, answered in the route's envelope; failures of the gateway itself are logged. */
 export function answerApiError<Reply extends ApiReply>(settings: GatewaySettings, error: Error, request: ApiRequest, reply: Reply): Reply {
   const gatewayError = toGatewayError(error, settings);
-  if (gatewayError.status >= 500 && !(error instanceof UpstreamError)) {
+  // A client that left mid-request aborts its upstream call: that is no failure of the gateway.
+  const clientLeft = request.gateway?.abort?.aborted === true || reply.raw.destroyed;
+  if (gatewayError.status >= 500 && !(error instanceof UpstreamError) && !clientLeft) {
     if (gatewayError.code === 'database_unavailable') request.log.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'database unavailable');
     else request.log.error({ err: error }, 'request failed');
   }

@@ -24,6 +24,8 @@ export function writeStream(reply: ApiReply, status: number, headers: Record<str
   const upstream = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
   reply.hijack();
   for (const name in headers) reply.header(name, headers[name]!);
+  // The reply knows the status too: usage, metrics and the log line read it from there.
+  reply.code(status);
   res.writeHead(status, reply.getHeaders() as Record<string, string>);
 
   let done = false;

@@ -160,3 +160,24 @@ test('mixed line endings: any line ending right after another ends the event; CR
     assert.equal(events.map((e) => e.raw).join(''), text, how);
   });
 });
+
+test('Node Buffers: an empty chunk while a character is split keeps it whole; a U+FEFF the decoder sees first is data', () => {
+  const split = new SseParser();
+  const first = [
+    ...split.push(Buffer.from([...Buffer.from('data: caf'), 0xc3])),
+    ...split.push(Buffer.alloc(0)),
+    ...split.push(Buffer.from([0xa9, 0x0a, 0x0a])),
+    ...split.end(),
+  ];
+  assert.deepEqual(first.map((e) => e.data), ['café']);
+  // The first chunk ends on ASCII (decoded without the streaming decoder), so the decoder's first
+  // bytes are a U+FEFF in the middle of the stream: data, not a byte order mark.
+  const bom = new SseParser();
+  const second = [
+    ...bom.push(Buffer.from('data: x')),
+    ...bom.push(Buffer.from([0xef, 0xbb, 0xbf, 0x79, 0xc3])),
+    ...bom.push(Buffer.from([0xa9, 0x0a, 0x0a])),
+    ...bom.end(),
+  ];
+  assert.deepEqual(second.map((e) => e.data), ['x\uFEFFyé']);
+});

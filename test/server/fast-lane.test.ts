@@ -665,6 +665,13 @@ describe('the fast lane answers the hot routes exactly as fastify does', () => {
       { name: 'anthropic upstream 500 through the chat translation', status: 500, path: CHAT, json: chat('an-chat'), anthropic: () => jsonReply(500, messagesError('api_error', 'internal')), lane: true },
       { name: 'openai upstream 429 through the messages translation', status: 429, path: MESSAGES, json: msgs('oa-chat'), openai: () => jsonReply(429, chatError('slow', 'rate_limit_error'), { 'retry-after': '3' }), lane: true },
       { name: 'openai upstream answers 200 with a body that is not JSON', status: 200, path: CHAT, json: chat('oa-chat'), openai: () => rawReply(200, 'not json at all', 'application/json'), lane: true },
+      {
+        name: 'openai upstream answers a stream with 201 (the status reaches usage, metrics and the log line)', status: 201, path: CHAT, json: chat('oa-chat', { stream: true }),
+        openai: () => rawReply(201, 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}],"usage":null}\n\ndata: [DONE]\n\n', 'text/event-stream'),
+        lane: true,
+      },
+      { name: 'openai upstream answers 204 (no body, no content type or length)', status: 204, path: CHAT, json: chat('oa-chat'), openai: () => rawReply(204, '', 'application/json'), lane: true },
+      { name: 'openai upstream answers status 600 (refused: 500)', status: 500, path: CHAT, json: chat('oa-chat'), openai: () => jsonReply(600, chatError('odd', 'server_error')), lane: true },
       { name: 'openai stream cut mid-way', status: 200, path: CHAT, json: chat('oa-chat', { stream: true }), openai: openaiCut, lane: true },
       { name: 'openai stream cut mid-way, include_usage', status: 200, path: CHAT, json: chat('oa-chat', { stream: true, stream_options: { include_usage: true } }), openai: openaiCut, lane: true },
       { name: 'anthropic stream cut mid-way', status: 200, path: MESSAGES, json: msgs('an-chat', { stream: true }), anthropic: anthropicCut, lane: true },
