@@ -471,7 +471,8 @@ function buildReport(
     .map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}${typeof options[k] === 'boolean' ? '' : ` ${options[k]}`}`);
   const command = `npm run bench:gateway${args.length ? ` -- ${args.join(' ')}` : ''}`;
   const cpus = os.cpus();
-  const machine = `${os.availableParallelism()} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
+  // os.cpus(), not availableParallelism(): the benchmark pinned itself to one core.
+  const machine = `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
 
   return [
     `### Run of ${new Date().toISOString().slice(0, 10)}`,
