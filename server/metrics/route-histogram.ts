@@ -35,6 +35,11 @@ export class RouteHistogram {
     counts.count += 1;
   }
 
+  /** As prom-client's metrics: `registry.resetMetrics()` empties it. */
+  reset(): void {
+    this.routes.clear();
+  }
+
   /** prom-client's metric interface: cumulative `_bucket` lines per route, then `_sum` and `_count`. */
   async get(): Promise<Awaited<ReturnType<Metric['get']>>> {
     const values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }> = [];
