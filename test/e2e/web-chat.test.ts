@@ -239,11 +239,20 @@ describe('chat', () => {
     await page.waitForFunction(() => document.querySelectorAll('#conversation-list button.open').length >= 2, undefined, WAIT);
 
     await renamed.locator('button.open').click();
+    // Opening is a fetch: the conversation is the open one once its list entry says so (turns of
+    // the conversation open before may still be on the page until then).
+    await page.waitForFunction(() => [...document.querySelectorAll('#conversation-list button.open')].some((b) => b.textContent === 'Safari notes' && b.getAttribute('aria-current') === 'true'), undefined, WAIT);
     await page.waitForSelector('.turn.user', WAIT);
     await renamed.locator('button.more').click();
     await renamed.locator('button.delete').click();
     await page.click('#conversation-list .confirm-delete');
-    await page.waitForFunction(() => ![...document.querySelectorAll('#conversation-list button.open')].some((b) => b.textContent === 'Safari notes'), undefined, WAIT);
+    // While it asks, the item shows the confirmation instead of its title: gone means the
+    // confirmation is gone too (the DELETE answered and the item was removed).
+    await page.waitForFunction(
+      () => !document.querySelector('#conversation-list .confirm') && ![...document.querySelectorAll('#conversation-list button.open')].some((b) => b.textContent === 'Safari notes'),
+      undefined,
+      WAIT,
+    );
     assert.equal(await page.locator('.turn').count(), 0, 'the open conversation is closed when deleted');
     await page.reload();
     await page.waitForFunction(() => document.querySelectorAll('#conversation-list button.open').length > 0, undefined, WAIT);
