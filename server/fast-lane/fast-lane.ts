@@ -3,7 +3,7 @@
 // fastify's pipeline for these routes, with the same functions (api-hooks.ts: begin, key and
 // limits, body parsing, usage and metrics at the end; api-errors.ts: every failure's answer), but
 // without fastify's per-request machinery (router, hook runner, content-type parser, reply
-// serialisation), which cost the gateway more than a tenth of its CPU per request.
+// serialisation): about 6% of the gateway's CPU per request (3-3.5 µs; BENCHMARKS.md).
 //
 // It takes only the plain form of a request: POST to the exact path (a query is fine), a JSON
 // content type, a Content-Length within the body limit. Anything else (chunked bodies, empty
