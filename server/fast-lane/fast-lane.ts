@@ -12,7 +12,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ApiRoute } from '../api-exchange.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
-import { answerApiError } from '../plugins/api-errors.ts';
+import { answerApiError, internalError, sendApiError } from '../plugins/api-errors.ts';
 import { beginApiRequest, finishApiRequest, logRequestLine, parseJsonBody } from '../plugins/api-hooks.ts';
 import { nextRequestId } from '../request-ids.ts';
 import { DEFAULT_JSON_MAX_DEPTH } from '../serve-options.ts';
@@ -28,8 +28,8 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 /** `application/json`, alone or with parameters (fastify's parser takes both). */
 function isJsonType(type: string | undefined): boolean {
   if (type === undefined || type.length < 16) return false;
-  const essence = type.length === 16 ? type : type.slice(0, type.indexOf(';') === -1 ? type.length : type.indexOf(';')).trimEnd();
-  return essence.toLowerCase() === 'application/json';
+  const semicolon = type.indexOf(';');
+  return (semicolon === -1 ? type : type.slice(0, semicolon)).trimEnd().toLowerCase() === 'application/json';
 }
 
 export class FastLane {
@@ -142,8 +142,11 @@ export class FastLane {
       answerApiError(this.deps.settings, error, request, reply);
     } catch (failure) {
       request.log.error({ err: failure }, 'answering a failed request failed');
-      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' });
-      reply.raw.end('{"error":{"message":"The gateway hit an internal error. Retry; if it persists, report the request id to the operator.","type":"server_error","param":null,"code":"internal_error"}}');
+      try {
+        if (!reply.sent) sendApiError(request, reply, internalError());
+      } catch {
+        reply.raw.destroy();
+      }
     }
   }
 }

@@ -56,6 +56,11 @@ function fieldOf(error: FastifyError): string | null {
   return [path, missing].filter(Boolean).join('.') || null;
 }
 
+/** A failure of the gateway itself, in words that tell the client what to do. */
+export function internalError(): GatewayError {
+  return new GatewayError(500, 'internal_error', 'The gateway hit an internal error. Retry; if it persists, report the request id to the operator.');
+}
+
 /** Maps fastify's own and unexpected errors to a GatewayError with a message that says what to do. */
 export function toGatewayError(error: FastifyError | Error, settings: GatewaySettings): GatewayError {
   if (error instanceof GatewayError) return error;
@@ -92,7 +97,7 @@ export function toGatewayError(error: FastifyError | Error, settings: GatewaySet
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new GatewayError(fe.statusCode, 'invalid_request', fe.message);
   }
-  return new GatewayError(500, 'internal_error', 'The gateway hit an internal error. Retry; if it persists, report the request id to the operator.');
+  return internalError();
 }
 
 /** Any failure of an API request, answered in the route's envelope; failures of the gateway itself are logged. */
