@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ConfigError } from '../errors/config-error.ts';
 import { DEFAULT_ROUTING, type ModelKind, type RoutingSettings } from '../providers/provider.ts';
-import { DEFAULT_TRANSLATION, type TranslationSettings } from '../providers/translate/translators.ts';
+import { DEFAULT_TRANSLATION, type TranslationSettings } from '../protocols/translation.ts';
 
 // Loaded when a providers file is read: a gateway on the built-in demo provider never needs it.
 function parseYaml(text: string): unknown {

@@ -2,7 +2,7 @@
 // upstream, and the operations their protocol serves (each type names its paths and credentials).
 import { HttpUpstream } from './http-upstream.ts';
 import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from './provider.ts';
-import type { TranslationSettings } from './translate/translators.ts';
+import type { TranslationSettings } from '../protocols/translation.ts';
 
 export interface HttpProviderOptions {
   name: string;

@@ -2,7 +2,7 @@
 // Routes never branch on a provider's name; they ask what it supports, and translate between the
 // text protocols (translate/) when a provider speaks the other one.
 import type { RequestAbort } from '../relay/request-abort.ts';
-import type { TranslationSettings } from './translate/translators.ts';
+import type { TranslationSettings } from '../protocols/translation.ts';
 
 /**
  * `responses` creates a response; `response_lookup` reaches a stored response by id (retrieve,

@@ -4,10 +4,10 @@
 import type { ApiReply, ApiRequest } from '../api-exchange.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError, type ProviderResponse } from '../providers/provider.ts';
-import { clientErrorBody } from '../providers/translate/error-translation.ts';
-import { isRecord, parseJsonText } from '../providers/translate/json-values.ts';
-import { TranslationError } from '../providers/translate/translation-error.ts';
-import type { Translator } from '../providers/translate/translators.ts';
+import { clientErrorBody } from '../protocols/shared/error-translation.ts';
+import { isRecord, parseJsonText } from '../protocols/shared/json-values.ts';
+import { TranslationError } from '../protocols/shared/translation-error.ts';
+import type { Translator } from '../protocols/translation.ts';
 import { usageFromJson } from '../usage/usage-extractor.ts';
 import { readBody } from './read-body.ts';
 import type { RequestAbort } from './request-abort.ts';

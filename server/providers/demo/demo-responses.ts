@@ -18,9 +18,9 @@ import {
   startResponse,
   textDelta,
   type Draft,
-} from '../translate/responses-events.ts';
-import { responseEcho } from '../translate/responses-object.ts';
-import type { StreamEventOut } from '../translate/stream-types.ts';
+} from '../../protocols/responses/events.ts';
+import { responseEcho } from '../../protocols/responses/response-object.ts';
+import type { StreamEventOut } from '../../protocols/shared/stream-types.ts';
 import { chunkPieces, completeDemo, countTokens, tokenPieces } from './demo-text.ts';
 import type { ResponseStore } from './response-store.ts';
 import { responsesPrompt } from './responses-prompt.ts';

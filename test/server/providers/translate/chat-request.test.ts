@@ -2,8 +2,8 @@
 // what, and what is refused with 400 naming the field.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { chatRequestToMessages } from '../../../../server/providers/translate/chat-request-to-messages.ts';
-import { TranslationError } from '../../../../server/providers/translate/translation-error.ts';
+import { chatRequestToMessages } from '../../../../server/protocols/chat/decode-request.ts';
+import { TranslationError } from '../../../../server/protocols/shared/translation-error.ts';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const PDF = 'JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PD4+CmVuZG9iagp0cmFpbGVyCjw8Pj4KJSVFT0YK';

@@ -2,8 +2,8 @@
 // JSON answers translated back, and refusals naming the field as the client wrote it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { TranslationError } from '../../../../server/providers/translate/translation-error.ts';
-import { translatorBetween } from '../../../../server/providers/translate/translators.ts';
+import { TranslationError } from '../../../../server/protocols/shared/translation-error.ts';
+import { translatorBetween } from '../../../../server/protocols/translation.ts';
 
 const toChat = translatorBetween('responses', 'chat')!;
 const toMessages = translatorBetween('responses', 'messages')!;

@@ -1,10 +1,10 @@
 // Table-driven tests of JSON answers and error bodies in both directions.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { chatResponseToMessages } from '../../../../server/providers/translate/chat-response-to-messages.ts';
-import { clientErrorBody } from '../../../../server/providers/translate/error-translation.ts';
-import { messagesResponseToChat } from '../../../../server/providers/translate/messages-response-to-chat.ts';
-import { TranslationError } from '../../../../server/providers/translate/translation-error.ts';
+import { chatResponseToMessages } from '../../../../server/protocols/chat/decode-answer.ts';
+import { clientErrorBody } from '../../../../server/protocols/shared/error-translation.ts';
+import { messagesResponseToChat } from '../../../../server/protocols/chat/encode-answer.ts';
+import { TranslationError } from '../../../../server/protocols/shared/translation-error.ts';
 
 const MESSAGE_BASE = { id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-up', stop_sequence: null };
 const CHAT_BASE = { id: 'chatcmpl-1', object: 'chat.completion', created: 1700000000, model: 'gpt-up' };

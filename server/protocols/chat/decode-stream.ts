@@ -7,11 +7,11 @@
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { MessagesUsage, StopReason } from '../../../core/protocol/messages-types.ts';
 import { messagesErrorType } from '../../../core/protocol/error-bodies.ts';
-import { reasoningText } from './chat-response-to-messages.ts';
-import { asNumber, asRecord, asString, isRecord } from './json-values.ts';
+import { reasoningText } from './decode-answer.ts';
+import { asNumber, asRecord, asString, isRecord } from '../shared/json-values.ts';
 import { stopReasonFor } from './stop-reasons.ts';
-import type { StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } from './stream-types.ts';
-import { messagesUsageFromChat } from './usage-map.ts';
+import type { StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } from '../shared/stream-types.ts';
+import { messagesUsageFromChat } from './usage.ts';
 
 type OpenKind = 'text' | 'thinking';
 

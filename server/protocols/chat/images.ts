@@ -2,8 +2,8 @@
 // bytes), the messages protocol as a source object (base64 or url).
 import type { ChatContentPart, Json } from '../../../core/protocol/chat-types.ts';
 import type { ContentBlock } from '../../../core/protocol/messages-types.ts';
-import { asRecord, asString, isUnset } from './json-values.ts';
-import { refuse } from './translation-error.ts';
+import { asRecord, asString, isUnset } from '../shared/json-values.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const DATA_URL = /^data:([^;,]+)((?:;[^;,]+)*);base64,/;

@@ -3,9 +3,9 @@
 // the documented choice for conversation state: this gateway keeps none for translated models, so
 // previous_response_id (and stored conversations, prompts) are refused with what to do instead.
 import type { Json } from '../../../core/protocol/chat-types.ts';
-import { asRecord, asString, isRecord, isUnset } from './json-values.ts';
-import { checkRequestFields, isEmptyRecord, type InertRule } from './request-fields.ts';
-import { refuse } from './translation-error.ts';
+import { asRecord, asString, isRecord, isUnset } from '../shared/json-values.ts';
+import { checkRequestFields, isEmptyRecord, type InertRule } from '../shared/request-fields.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 /** Read by both translations. */
 const READ = [

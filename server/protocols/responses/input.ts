@@ -2,8 +2,8 @@
 // list of entries both target protocols are built from, checking every item and content part on
 // the way so a refusal names the field as the client wrote it (`input[3].content[0].detail`).
 import type { Json } from '../../../core/protocol/chat-types.ts';
-import { asRecord, asString, isUnset } from './json-values.ts';
-import { refuse } from './translation-error.ts';
+import { asRecord, asString, isUnset } from '../shared/json-values.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 export type UserPart =
   | { type: 'text'; text: string; breakpoint: boolean }

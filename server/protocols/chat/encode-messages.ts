@@ -5,8 +5,8 @@
 // on their own, so it is accepted and not forwarded.
 import type { ChatContentPart, ChatMessage, ChatToolCall, Json } from '../../../core/protocol/chat-types.ts';
 import { chatPartFromDocumentBlock, chatPartFromImageBlock } from './images.ts';
-import { asRecord, isUnset } from './json-values.ts';
-import { refuse } from './translation-error.ts';
+import { asRecord, isUnset } from '../shared/json-values.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 const BLOCK_FIELDS: Record<string, string[]> = {
   text: ['type', 'text', 'cache_control', 'citations'],

@@ -7,8 +7,8 @@
 //   thinking {adaptive}               -> the upstream's default (the model decides), unless an effort is given
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ThinkingConfig } from '../../../core/protocol/messages-types.ts';
-import { asNumber, asRecord, isRecord, isUnset } from './json-values.ts';
-import { refuse } from './translation-error.ts';
+import { asNumber, asRecord, isRecord, isUnset } from '../shared/json-values.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 const SHARED_EFFORTS = new Set(['low', 'medium', 'high', 'xhigh', 'max']);
 

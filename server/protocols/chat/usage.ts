@@ -4,7 +4,7 @@
 // `cache_creation_input_tokens` beside it (and cache reads in `cache_read_input_tokens`).
 import type { ChatUsage, Json } from '../../../core/protocol/chat-types.ts';
 import type { MessagesUsage } from '../../../core/protocol/messages-types.ts';
-import { asNumber, asRecord } from './json-values.ts';
+import { asNumber, asRecord } from '../shared/json-values.ts';
 
 export function chatUsageFromMessages(usage: Partial<MessagesUsage> | Json): ChatUsage {
   const input = asNumber(usage.input_tokens) ?? 0;

@@ -5,8 +5,8 @@
 import type { ChatMessage, Json } from '../../../core/protocol/chat-types.ts';
 import type { ContentBlock, MessageParam, TextBlock } from '../../../core/protocol/messages-types.ts';
 import { documentBlockFromChat, imageBlockFromChat } from './images.ts';
-import { asRecord, asString, isRecord, isUnset, parseJsonText } from './json-values.ts';
-import { refuse } from './translation-error.ts';
+import { asRecord, asString, isRecord, isUnset, parseJsonText } from '../shared/json-values.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 type Block = ContentBlock | ({ type: string } & Json);
 

@@ -7,8 +7,8 @@
 //   reasoning.effort minimal..xhigh -> the same word (minimal only for a chat upstream)
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ThinkingConfig } from '../../../core/protocol/messages-types.ts';
-import { asRecord, asString, isUnset } from './json-values.ts';
-import { refuse } from './translation-error.ts';
+import { asRecord, asString, isUnset } from '../shared/json-values.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 const REDACTED_PREFIX = 'redacted_thinking:';
 

@@ -6,11 +6,11 @@
 // usage chunk and [DONE]. The usage chunk is always produced; the relay hides it from a client
 // that did not ask for include_usage.
 import type { ChatChunk, ChatDelta, ChatFinishReason, Json } from '../../../core/protocol/chat-types.ts';
-import { asNumber, asRecord, asString, isRecord } from './json-values.ts';
+import { asNumber, asRecord, asString, isRecord } from '../shared/json-values.ts';
 import { finishReasonFor } from './stop-reasons.ts';
-import type { StreamContext, StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } from './stream-types.ts';
-import { unrepresentable } from './translation-error.ts';
-import { chatUsageFromMessages } from './usage-map.ts';
+import type { StreamContext, StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } from '../shared/stream-types.ts';
+import { unrepresentable } from '../shared/translation-error.ts';
+import { chatUsageFromMessages } from './usage.ts';
 
 export interface MessagesToChatState {
   readonly id: string;

@@ -3,7 +3,7 @@
 // output item ids, and the response object itself.
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ResponseObject, ResponseStatus, ResponsesOutputItem, ResponsesUsage } from '../../../core/protocol/responses-types.ts';
-import { asRecord, isUnset } from './json-values.ts';
+import { asRecord, isUnset } from '../shared/json-values.ts';
 
 export interface NamespacedName {
   namespace: string;

@@ -2,17 +2,17 @@
 // the upstream speaks (Responses clients reach chat-completions and messages upstreams through
 // responses-translators.ts). Shared code asks a provider what it supports and looks the pair
 // up here; it never branches on a provider's name or type.
-import type { Json } from '../../../core/protocol/chat-types.ts';
-import type { ApiSurface } from '../../../core/protocol/error-bodies.ts';
-import type { Operation, Provider } from '../provider.ts';
-import { chatRequestToMessages } from './chat-request-to-messages.ts';
-import { chatResponseToMessages } from './chat-response-to-messages.ts';
-import { chatStreamToMessages } from './chat-stream-to-messages.ts';
-import { messagesRequestToChat } from './messages-request-to-chat.ts';
-import { messagesResponseToChat } from './messages-response-to-chat.ts';
-import { messagesStreamToChat } from './messages-stream-to-chat.ts';
-import { RESPONSES_TO_CHAT, RESPONSES_TO_MESSAGES } from './responses-translators.ts';
-import type { StreamTranslation } from './stream-types.ts';
+import type { Json } from '../../core/protocol/chat-types.ts';
+import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
+import type { Operation, Provider } from '../providers/provider.ts';
+import { chatRequestToMessages } from './chat/decode-request.ts';
+import { chatResponseToMessages } from './chat/decode-answer.ts';
+import { chatStreamToMessages } from './chat/decode-stream.ts';
+import { messagesRequestToChat } from './chat/encode-request.ts';
+import { messagesResponseToChat } from './chat/encode-answer.ts';
+import { messagesStreamToChat } from './chat/encode-stream.ts';
+import { RESPONSES_TO_CHAT, RESPONSES_TO_MESSAGES } from './responses/context.ts';
+import type { StreamTranslation } from './shared/stream-types.ts';
 
 export interface TranslationSettings {
   /** max_tokens for a messages upstream when a chat client sent none. */

@@ -3,12 +3,12 @@
 // messages, reasoning and function calls that follow each other become one assistant message
 // (text, reasoning_content, tool_calls); function outputs become tool messages.
 import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolCall, Json } from '../../../core/protocol/chat-types.ts';
-import { isUnset } from './json-values.ts';
-import { readResponsesInput, type Entry, type UserPart } from './responses-input.ts';
-import { reasoningEffort } from './responses-reasoning.ts';
-import { checkResponsesFields, readTextConfig } from './responses-request-fields.ts';
-import { chatToolChoiceFromResponses, chatToolsFromResponses } from './responses-tools.ts';
-import { refuse } from './translation-error.ts';
+import { isUnset } from '../shared/json-values.ts';
+import { readResponsesInput, type Entry, type UserPart } from './input.ts';
+import { reasoningEffort } from './reasoning.ts';
+import { checkResponsesFields, readTextConfig } from './request-fields.ts';
+import { chatToolChoiceFromResponses, chatToolsFromResponses } from './tools.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 const TARGET = 'chat-completions';
 const EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);

@@ -5,7 +5,7 @@
 // ends with response.completed or response.incomplete and the usage message_start and
 // message_delta reported. An `error` event ends the response as response.failed.
 import type { Json } from '../../../core/protocol/chat-types.ts';
-import { asNumber, asRecord, asString, isRecord } from './json-values.ts';
+import { asNumber, asRecord, asString, isRecord } from '../shared/json-values.ts';
 import {
   beginReasoning,
   callDelta,
@@ -21,12 +21,12 @@ import {
   startResponse,
   textDelta,
   type ResponsesStreamState,
-} from './responses-events.ts';
-import type { ResponsesContext } from './responses-object.ts';
-import { encryptedFromRedacted } from './responses-reasoning.ts';
-import { responsesUsageFromMessages } from './responses-usage.ts';
-import type { StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } from './stream-types.ts';
-import { unrepresentable } from './translation-error.ts';
+} from './events.ts';
+import type { ResponsesContext } from './response-object.ts';
+import { encryptedFromRedacted } from './reasoning.ts';
+import { responsesUsageFromMessages } from './usage.ts';
+import type { StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } from '../shared/stream-types.ts';
+import { unrepresentable } from '../shared/translation-error.ts';
 
 export interface MessagesToResponsesState extends ResponsesStreamState {
   readonly usage: Readonly<Json>;

@@ -1,10 +1,10 @@
 // chat-completions answer (JSON) -> messages-protocol answer (a chat upstream, a messages client).
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { MessagesResponse, ResponseBlock } from '../../../core/protocol/messages-types.ts';
-import { asRecord, asString, isRecord, parseJsonText } from './json-values.ts';
+import { asRecord, asString, isRecord, parseJsonText } from '../shared/json-values.ts';
 import { stopReasonFor } from './stop-reasons.ts';
-import { unrepresentable } from './translation-error.ts';
-import { messagesUsageFromChat } from './usage-map.ts';
+import { unrepresentable } from '../shared/translation-error.ts';
+import { messagesUsageFromChat } from './usage.ts';
 
 /** Reasoning text under either name chat-completions servers use. */
 export function reasoningText(message: Json): string | undefined {

@@ -1,11 +1,11 @@
 // messages-protocol request -> chat-completions request (a messages client, a chat upstream).
 import type { ChatRequest, Json } from '../../../core/protocol/chat-types.ts';
-import { asNumber, asRecord, isRecord, isUnset } from './json-values.ts';
-import { chatMessagesFromMessages } from './messages-blocks-to-chat.ts';
+import { asNumber, asRecord, isRecord, isUnset } from '../shared/json-values.ts';
+import { chatMessagesFromMessages } from './encode-messages.ts';
 import { chatReasoningFromMessages } from './reasoning.ts';
-import { checkRequestFields, type InertRule } from './request-fields.ts';
+import { checkRequestFields, type InertRule } from '../shared/request-fields.ts';
 import { chatToolChoiceFromMessages, chatToolsFromMessages } from './tools.ts';
-import { refuse } from './translation-error.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 export interface ToChatOptions {
   upstreamModel: string;

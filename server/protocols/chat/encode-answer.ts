@@ -2,10 +2,10 @@
 // Thinking is returned as reasoning_content, and as thinking_blocks with its signature so the
 // client can send it back for the next turn.
 import type { ChatCompletion, ChatResponseMessage, ChatThinkingBlock, ChatToolCall, Json } from '../../../core/protocol/chat-types.ts';
-import { asRecord, asString } from './json-values.ts';
+import { asRecord, asString } from '../shared/json-values.ts';
 import { finishReasonFor } from './stop-reasons.ts';
-import { unrepresentable } from './translation-error.ts';
-import { chatUsageFromMessages } from './usage-map.ts';
+import { unrepresentable } from '../shared/translation-error.ts';
+import { chatUsageFromMessages } from './usage.ts';
 
 export interface ResponseContext {
   /** Unix seconds for chat-completions `created` (the messages protocol has no timestamp). */

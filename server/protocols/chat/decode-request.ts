@@ -1,12 +1,12 @@
 // chat-completions request -> messages-protocol request (a chat client, a messages upstream).
 import type { ChatMessage, Json } from '../../../core/protocol/chat-types.ts';
 import type { MessagesRequest } from '../../../core/protocol/messages-types.ts';
-import { messagesFromChatMessages } from './chat-messages-to-blocks.ts';
-import { asNumber, asRecord, asString, isRecord, isUnset } from './json-values.ts';
+import { messagesFromChatMessages } from './decode-messages.ts';
+import { asNumber, asRecord, asString, isRecord, isUnset } from '../shared/json-values.ts';
 import { messagesReasoningFromChat } from './reasoning.ts';
-import { checkRequestFields, isEmptyRecord, type InertRule } from './request-fields.ts';
+import { checkRequestFields, isEmptyRecord, type InertRule } from '../shared/request-fields.ts';
 import { messagesToolChoiceFromChat, messagesToolsFromChat } from './tools.ts';
-import { refuse } from './translation-error.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 export interface ToMessagesOptions {
   upstreamModel: string;

@@ -5,9 +5,9 @@
 // Responses provider (web search, file search, code interpreter, MCP, …) and free-form custom
 // tools have no counterpart and are refused.
 import type { ChatFunctionTool, ChatToolChoice, Json } from '../../../core/protocol/chat-types.ts';
-import { asRecord, asString, isUnset } from './json-values.ts';
-import type { NamespacedName } from './responses-object.ts';
-import { refuse } from './translation-error.ts';
+import { asRecord, asString, isUnset } from '../shared/json-values.ts';
+import type { NamespacedName } from './response-object.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 const EMPTY_SCHEMA = { type: 'object', properties: {} };
 const SEPARATOR = '__';

@@ -3,16 +3,16 @@
 // namespaced function names must be restored in answers, so `forRequest` binds each translation
 // to the request it serves; the unbound translator answers as for a request with none of those.
 import type { Json } from '../../../core/protocol/chat-types.ts';
-import { asRecord, asString } from './json-values.ts';
-import { chatAnswerToResponses, messagesAnswerToResponses } from './responses-from-answers.ts';
-import { chatStreamToResponses } from './responses-from-chat-stream.ts';
-import { messagesStreamToResponses } from './responses-from-messages-stream.ts';
-import { EMPTY_CONTEXT, responseEcho, type NamespacedName, type ResponsesContext } from './responses-object.ts';
-import { responsesRequestToChat } from './responses-to-chat-request.ts';
-import { responsesRequestToMessages } from './responses-to-messages-request.ts';
-import { namespacedName } from './responses-tools.ts';
-import type { StreamTranslation } from './stream-types.ts';
-import type { Translator } from './translators.ts';
+import { asRecord, asString } from '../shared/json-values.ts';
+import { chatAnswerToResponses, messagesAnswerToResponses } from './encode-answer.ts';
+import { chatStreamToResponses } from './old-from-chat-stream.ts';
+import { messagesStreamToResponses } from './encode-stream.ts';
+import { EMPTY_CONTEXT, responseEcho, type NamespacedName, type ResponsesContext } from './response-object.ts';
+import { responsesRequestToChat } from './old-to-chat-request.ts';
+import { responsesRequestToMessages } from './decode-request.ts';
+import { namespacedName } from './tools.ts';
+import type { StreamTranslation } from '../shared/stream-types.ts';
+import type { Translator } from '../translation.ts';
 
 /** What an answer translation needs from the request; the request translation checks the tools. */
 export function responsesContext(body: Json): ResponsesContext {

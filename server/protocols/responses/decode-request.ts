@@ -5,14 +5,14 @@
 // function calls (tool_use blocks) make assistant turns.
 import type { ChatToolChoice, Json } from '../../../core/protocol/chat-types.ts';
 import type { ContentBlock, MessageParam, MessagesRequest, TextBlock } from '../../../core/protocol/messages-types.ts';
-import { documentBlockFromData, imageBlockFromUrl } from './images.ts';
-import { asNumber, isRecord, isUnset, parseJsonText } from './json-values.ts';
-import { readResponsesInput, type Entry, type UserPart } from './responses-input.ts';
-import { messagesThinkingFromEffort, reasoningEffort, thinkingFromItem } from './responses-reasoning.ts';
-import { callerId, checkResponsesFields, readTextConfig } from './responses-request-fields.ts';
-import { chatToolChoiceFromResponses, chatToolsFromResponses } from './responses-tools.ts';
-import { messagesToolChoiceFromChat, messagesToolsFromChat } from './tools.ts';
-import { refuse } from './translation-error.ts';
+import { documentBlockFromData, imageBlockFromUrl } from '../chat/images.ts';
+import { asNumber, isRecord, isUnset, parseJsonText } from '../shared/json-values.ts';
+import { readResponsesInput, type Entry, type UserPart } from './input.ts';
+import { messagesThinkingFromEffort, reasoningEffort, thinkingFromItem } from './reasoning.ts';
+import { callerId, checkResponsesFields, readTextConfig } from './request-fields.ts';
+import { chatToolChoiceFromResponses, chatToolsFromResponses } from './tools.ts';
+import { messagesToolChoiceFromChat, messagesToolsFromChat } from '../chat/tools.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 const TARGET = 'the messages protocol';
 const EFFORTS = new Set(['none', 'low', 'medium', 'high', 'xhigh']);

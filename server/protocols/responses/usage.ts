@@ -3,7 +3,7 @@
 // apart, so they are added back in, and cache writes go to input_tokens_details.cache_write_tokens.
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ResponsesUsage } from '../../../core/protocol/responses-types.ts';
-import { asNumber, asRecord } from './json-values.ts';
+import { asNumber, asRecord } from '../shared/json-values.ts';
 
 function usage(input: number, cached: number, written: number, output: number, reasoning: number): ResponsesUsage {
   return {

@@ -3,8 +3,8 @@
 // search, code execution, custom grammars) have no counterpart and are refused.
 import type { ChatFunctionTool, ChatToolChoice, Json } from '../../../core/protocol/chat-types.ts';
 import type { MessagesTool, MessagesToolChoice } from '../../../core/protocol/messages-types.ts';
-import { asRecord, asString, isUnset } from './json-values.ts';
-import { refuse } from './translation-error.ts';
+import { asRecord, asString, isUnset } from '../shared/json-values.ts';
+import { refuse } from '../shared/translation-error.ts';
 
 const EMPTY_SCHEMA = { type: 'object', properties: {} };
 

@@ -5,8 +5,8 @@
 // terminal event waits for the usage chunk or [DONE], because chat-completions reports usage after
 // the finish reason. A chunk with `error` ends the response as response.failed.
 import type { Json } from '../../../core/protocol/chat-types.ts';
-import { reasoningText } from './chat-response-to-messages.ts';
-import { asNumber, asRecord, asString, isRecord } from './json-values.ts';
+import { reasoningText } from '../chat/decode-answer.ts';
+import { asNumber, asRecord, asString, isRecord } from '../shared/json-values.ts';
 import {
   callDelta,
   closeAll,
@@ -22,11 +22,11 @@ import {
   startResponse,
   textDelta,
   type ResponsesStreamState,
-} from './responses-events.ts';
-import type { ResponsesContext } from './responses-object.ts';
-import { encryptedFromRedacted } from './responses-reasoning.ts';
-import { responsesUsageFromChat } from './responses-usage.ts';
-import type { StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } from './stream-types.ts';
+} from './events.ts';
+import type { ResponsesContext } from './response-object.ts';
+import { encryptedFromRedacted } from './reasoning.ts';
+import { responsesUsageFromChat } from './usage.ts';
+import type { StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } from '../shared/stream-types.ts';
 
 export interface ChatToResponsesState extends ResponsesStreamState {
   readonly incomplete: 'max_output_tokens' | 'content_filter' | null;

@@ -10,8 +10,8 @@
 // The helpers work on a draft: the reducers copy their state, call these, and return the copy;
 // nested values are replaced, never changed in place, so earlier states stay valid.
 import type { ResponseStatus, ResponsesOutputItem, ResponsesUsage } from '../../../core/protocol/responses-types.ts';
-import { itemId, responseId, responseObject, type ResponsesContext } from './responses-object.ts';
-import type { StreamEventOut } from './stream-types.ts';
+import { itemId, responseId, responseObject, type ResponsesContext } from './response-object.ts';
+import type { StreamEventOut } from '../shared/stream-types.ts';
 
 type PartKind = 'output_text' | 'refusal';
 

@@ -3,8 +3,8 @@
 // stream of the same content end in the same response object.
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ResponseObject } from '../../../core/protocol/responses-types.ts';
-import { reasoningText } from './chat-response-to-messages.ts';
-import { asNumber, asRecord, asString, isRecord } from './json-values.ts';
+import { reasoningText } from '../chat/decode-answer.ts';
+import { asNumber, asRecord, asString, isRecord } from '../shared/json-values.ts';
 import {
   beginReasoning,
   callDelta,
@@ -18,13 +18,13 @@ import {
   startResponse,
   textDelta,
   type Draft,
-} from './responses-events.ts';
-import { incompleteReason } from './responses-from-messages-stream.ts';
-import type { ResponsesContext } from './responses-object.ts';
-import { encryptedFromRedacted } from './responses-reasoning.ts';
-import { responsesUsageFromChat, responsesUsageFromMessages } from './responses-usage.ts';
-import type { StreamEventOut } from './stream-types.ts';
-import { unrepresentable } from './translation-error.ts';
+} from './events.ts';
+import { incompleteReason } from './encode-stream.ts';
+import type { ResponsesContext } from './response-object.ts';
+import { encryptedFromRedacted } from './reasoning.ts';
+import { responsesUsageFromChat, responsesUsageFromMessages } from './usage.ts';
+import type { StreamEventOut } from '../shared/stream-types.ts';
+import { unrepresentable } from '../shared/translation-error.ts';
 
 function finalResponse(out: StreamEventOut[]): ResponseObject {
   return (out.at(-1)!.data as { response: ResponseObject }).response;
