@@ -1,27 +1,16 @@
-// The translations between the text protocols, keyed by the client's operation and the operation
-// the upstream speaks (Responses clients reach chat-completions and messages upstreams through
-// responses-translators.ts). Shared code asks a provider what it supports and looks the pair
-// up here; it never branches on a provider's name or type.
+// Translation between a client's protocol and an upstream's: the client codec decodes into the
+// canonical model, the upstream codec encodes from it (and the reverse for answers and streams).
+// Shared code asks a provider what it supports and composes the two codecs; it never branches on a
+// provider's name or type, and no translation is written for a pair of protocols.
 import type { Json } from '../../core/protocol/chat-types.ts';
 import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
 import type { Operation, Provider } from '../providers/provider.ts';
-import { chatRequestToMessages } from './chat/decode-request.ts';
-import { chatResponseToMessages } from './chat/decode-answer.ts';
-import { chatStreamToMessages } from './chat/decode-stream.ts';
-import { messagesRequestToChat } from './chat/encode-request.ts';
-import { messagesResponseToChat } from './chat/encode-answer.ts';
-import { messagesStreamToChat } from './chat/encode-stream.ts';
-import { RESPONSES_TO_CHAT, RESPONSES_TO_MESSAGES } from './responses/context.ts';
+import type { ProtocolCodec, TranslationSettings } from './codec.ts';
+import { CODECS, codecFor } from './registry.ts';
+import { composeStreams } from './shared/compose-streams.ts';
 import type { StreamTranslation } from './shared/stream-types.ts';
 
-export interface TranslationSettings {
-  /** max_tokens for a messages upstream when a chat client sent none. */
-  defaultMaxTokens: number;
-  /** The field a chat upstream reads the output limit from. */
-  maxTokensField: 'max_tokens' | 'max_completion_tokens';
-}
-
-export const DEFAULT_TRANSLATION: TranslationSettings = { defaultMaxTokens: 4096, maxTokensField: 'max_tokens' };
+export { DEFAULT_TRANSLATION, type TranslationSettings } from './codec.ts';
 
 export interface Translator {
   readonly clientOperation: Operation;
@@ -35,37 +24,49 @@ export interface Translator {
   forRequest?(body: Json): Translator;
 }
 
-const TRANSLATORS: Translator[] = [
-  {
-    clientOperation: 'chat',
-    upstreamOperation: 'messages',
-    upstreamSurface: 'messages',
-    request: (body, upstreamModel, settings) => chatRequestToMessages(body, { upstreamModel, defaultMaxTokens: settings.defaultMaxTokens }),
-    response: (body, context) => messagesResponseToChat(body, context) as unknown as Json,
-    stream: messagesStreamToChat as StreamTranslation<unknown>,
-  },
-  {
-    clientOperation: 'messages',
-    upstreamOperation: 'chat',
-    upstreamSurface: 'openai',
-    request: (body, upstreamModel, settings) => messagesRequestToChat(body, { upstreamModel, maxTokensField: settings.maxTokensField }),
-    response: (body) => chatResponseToMessages(body) as unknown as Json,
-    stream: chatStreamToMessages as StreamTranslation<unknown>,
-  },
-  RESPONSES_TO_CHAT,
-  RESPONSES_TO_MESSAGES,
-];
+type UpstreamCodec = Required<Pick<ProtocolCodec, 'encodeRequest' | 'decodeAnswer' | 'decodeStream'>> & ProtocolCodec;
+
+function speaksUpstream(codec: ProtocolCodec): codec is UpstreamCodec {
+  return codec.encodeRequest !== undefined && codec.decodeAnswer !== undefined && codec.decodeStream !== undefined;
+}
+
+function compose(client: ProtocolCodec, upstream: UpstreamCodec): Translator {
+  return {
+    clientOperation: client.operation,
+    upstreamOperation: upstream.operation,
+    upstreamSurface: upstream.surface,
+    request: (body, upstreamModel, settings) => upstream.encodeRequest(client.decodeRequest(body), { upstreamModel, settings }),
+    response: (body, context) => client.encodeAnswer(upstream.decodeAnswer(body), context),
+    stream: composeStreams(upstream.decodeStream, client.encodeStream),
+    forRequest: client.forRequest ? (body) => compose(client.forRequest!(body), upstream) : undefined,
+  };
+}
+
+const composed = new Map<string, Translator>();
+
+/** The translation from a client operation to an upstream operation, if both protocols have codecs. */
+export function translatorBetween(client: Operation, upstream: Operation): Translator | undefined {
+  const key = `${client}>${upstream}`;
+  let translator = composed.get(key);
+  if (!translator) {
+    const from = codecFor(client);
+    const to = codecFor(upstream);
+    if (!from || !to || from === to || !speaksUpstream(to)) return undefined;
+    translator = compose(from, to);
+    composed.set(key, translator);
+  }
+  return translator;
+}
 
 /** How a provider can serve an operation: natively, through a translation, or not at all. */
 export type Adaptation = { translator?: undefined; operation: Operation } | { translator: Translator; operation: Operation };
 
 export function adaptationFor(provider: Provider, operation: Operation): Adaptation | undefined {
   if (provider.supports(operation)) return { operation };
-  const translator = TRANSLATORS.find((t) => t.clientOperation === operation && provider.supports(t.upstreamOperation));
-  return translator ? { translator, operation: translator.upstreamOperation } : undefined;
-}
-
-/** The translation from a client operation to an upstream operation, if one exists. */
-export function translatorBetween(client: Operation, upstream: Operation): Translator | undefined {
-  return TRANSLATORS.find((t) => t.clientOperation === client && t.upstreamOperation === upstream);
+  for (const codec of CODECS) {
+    if (!provider.supports(codec.operation)) continue;
+    const translator = translatorBetween(operation, codec.operation);
+    if (translator) return { translator, operation: codec.operation };
+  }
+  return undefined;
 }

@@ -1,7 +1,7 @@
 // chat-completions answer (JSON) -> messages-protocol answer (a chat upstream, a messages client).
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { MessagesResponse, ResponseBlock } from '../../../core/protocol/messages-types.ts';
-import { asRecord, asString, isRecord, parseJsonText } from '../shared/json-values.ts';
+import { asNumber, asRecord, asString, isRecord, parseJsonText } from '../shared/json-values.ts';
 import { stopReasonFor } from './stop-reasons.ts';
 import { unrepresentable } from '../shared/translation-error.ts';
 import { messagesUsageFromChat } from './usage.ts';
@@ -30,7 +30,7 @@ function contentText(content: unknown): string {
   return '';
 }
 
-export function chatResponseToMessages(body: Json): MessagesResponse {
+export function decodeChatAnswer(body: Json): MessagesResponse & { created?: number } {
   const choices = Array.isArray(body.choices) ? body.choices : [];
   if (choices.length === 0) unrepresentable('choices', 'is empty.');
   const choice = asRecord(choices[0]);
@@ -58,5 +58,6 @@ export function chatResponseToMessages(body: Json): MessagesResponse {
     content: blocks,
     ...stop,
     usage: messagesUsageFromChat(asRecord(body.usage)),
+    ...(asNumber(body.created) !== undefined ? { created: asNumber(body.created) } : {}),
   };
 }

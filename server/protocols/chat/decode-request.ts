@@ -1,6 +1,6 @@
-// chat-completions request -> messages-protocol request (a chat client, a messages upstream).
+// chat-completions request -> canonical request (a chat client, an upstream of another protocol).
 import type { ChatMessage, Json } from '../../../core/protocol/chat-types.ts';
-import type { MessagesRequest } from '../../../core/protocol/messages-types.ts';
+import type { CanonicalRequest } from '../canonical/conversation.ts';
 import { messagesFromChatMessages } from './decode-messages.ts';
 import { asNumber, asRecord, asString, isRecord, isUnset } from '../shared/json-values.ts';
 import { messagesReasoningFromChat } from './reasoning.ts';
@@ -8,11 +8,6 @@ import { checkRequestFields, isEmptyRecord, type InertRule } from '../shared/req
 import { messagesToolChoiceFromChat, messagesToolsFromChat } from './tools.ts';
 import { refuse } from '../shared/translation-error.ts';
 
-export interface ToMessagesOptions {
-  upstreamModel: string;
-  /** max_tokens is required by the messages protocol; used when the chat client sent none. */
-  defaultMaxTokens: number;
-}
 
 const TRANSLATED = new Set([
   'model', 'messages', 'max_tokens', 'max_completion_tokens', 'stream', 'stream_options', 'temperature', 'top_p', 'top_k',
@@ -41,24 +36,18 @@ const INERT: Record<string, InertRule> = {
   prompt_cache_retention: { inert: () => false, why: 'the messages protocol sets cache lifetimes with cache_control on content parts instead.' },
 };
 
-function maxTokens(body: Json, fallback: number): number {
-  const value = asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens);
-  return value ?? fallback;
-}
-
-export function chatRequestToMessages(body: Json, options: ToMessagesOptions): MessagesRequest {
+export function decodeChatRequest(body: Json): CanonicalRequest {
   checkRequestFields(body, TRANSLATED, INERT, 'the messages protocol');
   if (!Array.isArray(body.messages)) refuse('messages', 'must be a list.');
   const { system, messages } = messagesFromChatMessages(body.messages as ChatMessage[]);
-  const out: MessagesRequest = { model: options.upstreamModel, max_tokens: maxTokens(body, options.defaultMaxTokens), messages };
+  const out: CanonicalRequest = { messages };
+  const maxTokens = asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens);
+  if (maxTokens !== undefined) out.max_tokens = maxTokens;
   if (system !== undefined) out.system = system;
   if (body.stream === true) out.stream = true;
 
   const temperature = asNumber(body.temperature);
-  if (temperature !== undefined) {
-    if (temperature > 1) refuse('temperature', `the messages protocol takes 0 to 1, not ${temperature}.`);
-    out.temperature = temperature;
-  }
+  if (temperature !== undefined) out.temperature = temperature;
   if (!isUnset(body.top_p)) out.top_p = body.top_p as number;
   // top_k is no chat-completions field, but some chat clients send it for upstreams that know it.
   if (!isUnset(body.top_k)) out.top_k = body.top_k as number;

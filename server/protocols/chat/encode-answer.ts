@@ -12,7 +12,7 @@ export interface ResponseContext {
   created: number;
 }
 
-export function messagesResponseToChat(body: Json, context: ResponseContext): ChatCompletion {
+export function encodeChatAnswer(body: Json, context: ResponseContext): ChatCompletion {
   const texts: string[] = [];
   const calls: ChatToolCall[] = [];
   const thinking: ChatThinkingBlock[] = [];

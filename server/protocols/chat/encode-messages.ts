@@ -7,6 +7,7 @@ import type { ChatContentPart, ChatMessage, ChatToolCall, Json } from '../../../
 import { chatPartFromDocumentBlock, chatPartFromImageBlock } from './images.ts';
 import { asRecord, isUnset } from '../shared/json-values.ts';
 import { refuse } from '../shared/translation-error.ts';
+import { originOf } from '../shared/origins.ts';
 
 const BLOCK_FIELDS: Record<string, string[]> = {
   text: ['type', 'text', 'cache_control', 'citations'],
@@ -55,7 +56,7 @@ function toolMessage(block: Json, field: string): ChatMessage {
   else if (Array.isArray(block.content)) {
     content = block.content.map((item, k) => {
       const b = asRecord(item);
-      if (b.type !== 'text') refuse(`${field}.content[${k}].type`, `chat-completions tool messages carry text only, not "${String(b.type)}".`);
+      if (b.type !== 'text') refuse(`${originOf(b, `${field}.content[${k}]`)}.type`, `chat-completions tool messages carry text only, not "${String(b.type)}".`);
       checkBlock(b, `${field}.content[${k}]`);
       return textPart(b);
     });

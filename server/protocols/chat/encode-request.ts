@@ -1,4 +1,5 @@
-// messages-protocol request -> chat-completions request (a messages client, a chat upstream).
+// canonical request -> chat-completions request (a client of another protocol, a chat upstream).
+// OpenAI-family extras (from a Responses client) are chat-completions fields and are set as they are.
 import type { ChatRequest, Json } from '../../../core/protocol/chat-types.ts';
 import { asNumber, asRecord, isRecord, isUnset } from '../shared/json-values.ts';
 import { chatMessagesFromMessages } from './encode-messages.ts';
@@ -6,11 +7,26 @@ import { chatReasoningFromMessages } from './reasoning.ts';
 import { checkRequestFields, type InertRule } from '../shared/request-fields.ts';
 import { chatToolChoiceFromMessages, chatToolsFromMessages } from './tools.ts';
 import { refuse } from '../shared/translation-error.ts';
+import type { CanonicalExtras, CanonicalRequest } from '../canonical/conversation.ts';
 
 export interface ToChatOptions {
   upstreamModel: string;
   /** Older chat-completions servers know max_tokens; newer models want max_completion_tokens. */
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
+}
+
+/** OpenAI-family extras: the chat-completions field each one sets. */
+function applyExtras(out: ChatRequest, extras: CanonicalExtras | undefined): void {
+  for (const [name, { value }] of Object.entries(extras?.openai ?? {})) {
+    // Per-part extras: image details are set on the part, unsigned reasoning travels as reasoning_content.
+    if (name.includes(':')) continue;
+    if (name === 'json_object') out.response_format = { type: 'json_object' };
+    else if (name.startsWith('format_')) {
+      // The json_schema's name, strictness and description, which the canonical format (a schema) lacks.
+      const format = out.response_format as { json_schema?: Json } | undefined;
+      if (format?.json_schema) format.json_schema[name.slice('format_'.length)] = value;
+    } else out[name] = value;
+  }
 }
 
 const TRANSLATED = new Set([
@@ -32,12 +48,13 @@ const INERT: Record<string, InertRule> = {
   inference_geo: { inert: () => false, why: 'chat-completions has no inference region setting.' },
 };
 
-export function messagesRequestToChat(body: Json, options: ToChatOptions): ChatRequest {
+export function encodeChatRequest(request: CanonicalRequest, options: ToChatOptions): ChatRequest {
+  const { extras, ...body } = request as CanonicalRequest & Json;
   checkRequestFields(body, TRANSLATED, INERT, 'chat-completions');
   const maxTokens = asNumber(body.max_tokens);
-  if (maxTokens === undefined || maxTokens < 1) refuse('max_tokens', 'chat-completions needs at least 1 (a cache pre-warm with 0 exists only at the messages provider).');
+  if (!isUnset(body.max_tokens) && (maxTokens === undefined || maxTokens < 1)) refuse('max_tokens', 'chat-completions needs at least 1 (a cache pre-warm with 0 exists only at the messages provider).');
   const out: ChatRequest = { model: options.upstreamModel, messages: chatMessagesFromMessages(body.system, body.messages) };
-  out[options.maxTokensField] = maxTokens;
+  if (maxTokens !== undefined) out[options.maxTokensField] = maxTokens;
   if (body.stream === true) {
     out.stream = true;
     // The usage chunk feeds the final message_delta and the gateway's usage records.
@@ -67,5 +84,6 @@ export function messagesRequestToChat(body: Json, options: ToChatOptions): ChatR
     if (key !== 'user_id' && !isUnset(metadata[key])) refuse(`metadata.${key}`, 'chat-completions takes a caller id (user) only.');
   }
   if (typeof metadata.user_id === 'string') out.user = metadata.user_id;
+  applyExtras(out, extras);
   return out;
 }

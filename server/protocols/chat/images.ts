@@ -4,6 +4,7 @@ import type { ChatContentPart, Json } from '../../../core/protocol/chat-types.ts
 import type { ContentBlock } from '../../../core/protocol/messages-types.ts';
 import { asRecord, asString, isUnset } from '../shared/json-values.ts';
 import { refuse } from '../shared/translation-error.ts';
+import { imageDetailOf } from '../shared/origins.ts';
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const DATA_URL = /^data:([^;,]+)((?:;[^;,]+)*);base64,/;
@@ -52,10 +53,9 @@ export function documentBlockFromData(data: string, filename: string | undefined
 
 export function chatPartFromImageBlock(block: Json, field: string): ChatContentPart {
   const source = asRecord(block.source);
-  if (source.type === 'base64') {
-    return { type: 'image_url', image_url: { url: `data:${String(source.media_type)};base64,${String(source.data)}` } };
-  }
-  if (source.type === 'url') return { type: 'image_url', image_url: { url: String(source.url) } };
+  const detail = imageDetailOf(block);
+  const url = source.type === 'base64' ? `data:${String(source.media_type)};base64,${String(source.data)}` : source.type === 'url' ? String(source.url) : undefined;
+  if (url !== undefined) return { type: 'image_url', image_url: detail ? { url, detail: detail as 'low' | 'high' } : { url } };
   refuse(`${field}.source.type`, `image sources of type "${String(source.type)}" exist only at the messages provider; send base64 or url.`);
 }
 

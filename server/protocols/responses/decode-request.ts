@@ -1,10 +1,11 @@
-// Responses request -> messages-protocol request (a Responses client, a messages upstream).
+// Responses request -> canonical request (a Responses client, an upstream of another protocol).
 // instructions and leading system/developer items become `system`; user items and function
 // outputs (as tool_result blocks, first in their turn) make user turns; assistant text, reasoning
 // (a thinking block, returned with the signature the gateway handed out as encrypted_content) and
 // function calls (tool_use blocks) make assistant turns.
 import type { ChatToolChoice, Json } from '../../../core/protocol/chat-types.ts';
-import type { ContentBlock, MessageParam, MessagesRequest, TextBlock } from '../../../core/protocol/messages-types.ts';
+import type { ContentBlock, MessageParam, TextBlock } from '../../../core/protocol/messages-types.ts';
+import type { CanonicalRequest, ForeignField } from '../canonical/conversation.ts';
 import { documentBlockFromData, imageBlockFromUrl } from '../chat/images.ts';
 import { asNumber, isRecord, isUnset, parseJsonText } from '../shared/json-values.ts';
 import { readResponsesInput, type Entry, type UserPart } from './input.ts';
@@ -13,16 +14,13 @@ import { callerId, checkResponsesFields, readTextConfig } from './request-fields
 import { chatToolChoiceFromResponses, chatToolsFromResponses } from './tools.ts';
 import { messagesToolChoiceFromChat, messagesToolsFromChat } from '../chat/tools.ts';
 import { refuse } from '../shared/translation-error.ts';
+import { recordOrigin, setImageDetail } from '../shared/origins.ts';
 
-const TARGET = 'the messages protocol';
-const EFFORTS = new Set(['none', 'low', 'medium', 'high', 'xhigh']);
+const TARGET = 'the upstream protocol';
+/** Efforts the canonical model has; `minimal` exists only in the OpenAI family and travels as an extra. */
+const EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
 const EPHEMERAL = { type: 'ephemeral' };
 
-export interface ResponsesToMessagesOptions {
-  upstreamModel: string;
-  /** max_tokens is required by the messages protocol; used when the client sent no max_output_tokens. */
-  defaultMaxTokens: number;
-}
 
 type Block = ContentBlock | ({ type: string } & Json);
 
@@ -31,34 +29,40 @@ function textBlock(text: string, breakpoint: boolean): TextBlock {
   return breakpoint ? { type: 'text', text, cache_control: EPHEMERAL } : { type: 'text', text };
 }
 
-function userBlock(part: UserPart): Block {
+/** OpenAI-family fields met inside the input (image details), collected for the request's extras. */
+type Extras = Record<string, ForeignField>;
+
+function userBlock(part: UserPart, extras: Extras): Block {
   switch (part.type) {
     case 'text':
       return textBlock(part.text, part.breakpoint);
-    case 'image':
-      if (part.detail !== 'auto') refuse(`${part.field}.detail`, 'the messages protocol has no image detail setting; leave detail out or set it to "auto".');
-      return imageBlockFromUrl(part.url, `${part.field}.image_url`);
+    case 'image': {
+      const block = imageBlockFromUrl(part.url, `${part.field}.image_url`);
+      if (part.detail === 'auto') return block;
+      extras[`image_detail:${part.field}`] = { field: `${part.field}.detail`, value: part.detail };
+      return setImageDetail(block, part.detail);
+    }
     case 'file':
       return documentBlockFromData(part.data, part.filename, `${part.field}.file_data`);
   }
 }
 
-function toolResult(entry: Extract<Entry, { kind: 'output' }>): Block {
+function toolResult(entry: Extract<Entry, { kind: 'output' }>, extras: Extras): Block {
   if (typeof entry.output === 'string') return { type: 'tool_result', tool_use_id: entry.callId, content: entry.output };
-  return { type: 'tool_result', tool_use_id: entry.callId, content: entry.output.map(userBlock) };
+  return { type: 'tool_result', tool_use_id: entry.callId, content: entry.output.map((part, j) => recordOrigin(userBlock(part, extras), `${entry.field}.output[${j}]`)) };
 }
 
-function assistantBlocks(entry: Exclude<Entry, { kind: 'system' | 'user' | 'output' }>, namespaced: (namespace: string, name: string) => string): Block[] {
+function assistantBlocks(entry: Exclude<Entry, { kind: 'system' | 'user' | 'output' }>, namespaced: (namespace: string, name: string) => string, extras: Extras): Block[] {
   switch (entry.kind) {
     case 'assistant':
       return entry.parts.filter((p) => p.text !== '').map((p) => ({ type: 'text', text: p.text }));
     case 'reasoning': {
       if (entry.text === '' && entry.encrypted === undefined) return [];
       const thinking = thinkingFromItem(entry.text, entry.encrypted);
-      if (!thinking) {
-        refuse(`${entry.field}.encrypted_content`, 'the messages protocol takes earlier thinking back only with its signature; send the reasoning item as the gateway returned it (with encrypted_content), or leave it out.');
-      }
-      return [thinking];
+      if (thinking) return [thinking];
+      // Reasoning with no signature (from a chat upstream) goes back as text to the OpenAI family only.
+      extras[`unsigned_thinking:${entry.field}`] = { field: `${entry.field}.encrypted_content`, value: entry.text };
+      return [{ type: 'thinking', thinking: entry.text, signature: '' }];
     }
     case 'call': {
       const input = entry.arguments.trim() === '' ? {} : parseJsonText(entry.arguments);
@@ -68,7 +72,7 @@ function assistantBlocks(entry: Exclude<Entry, { kind: 'system' | 'user' | 'outp
   }
 }
 
-export function messagesFromEntries(entries: Entry[], namespaced: (namespace: string, name: string) => string): { system: TextBlock[]; messages: MessageParam[] } {
+export function messagesFromEntries(entries: Entry[], namespaced: (namespace: string, name: string) => string, extras: Extras = {}): { system: TextBlock[]; messages: MessageParam[] } {
   const system: TextBlock[] = [];
   const messages: MessageParam[] = [];
   let started = false;
@@ -97,57 +101,65 @@ export function messagesFromEntries(entries: Entry[], namespaced: (namespace: st
         break;
       case 'user':
         started = true;
-        append('user', entry.parts.map(userBlock));
+        append('user', entry.parts.map((part) => userBlock(part, extras)));
         break;
       case 'output':
         started = true;
-        append('user', [toolResult(entry)], true);
+        append('user', [toolResult(entry, extras)], true);
         break;
       default:
         started = true;
-        append('assistant', assistantBlocks(entry, namespaced));
+        append('assistant', assistantBlocks(entry, namespaced, extras));
     }
   }
   return { system, messages };
 }
 
-export function responsesRequestToMessages(body: Json, options: ResponsesToMessagesOptions, namespaced: (namespace: string, name: string) => string): MessagesRequest {
-  checkResponsesFields(body, TARGET, {
-    read: ['prompt_cache_key'],
-    inert: {
-      service_tier: { inert: (v) => v === 'auto', why: 'service tiers differ between the protocols; leave it out or use "auto".' },
-      prompt_cache_retention: { inert: () => false, why: 'the messages protocol sets cache lifetimes with cache_control on content parts instead.' },
-    },
-  });
-  const { system, messages } = messagesFromEntries(readResponsesInput(body), namespaced);
+export function decodeResponsesRequest(body: Json, namespaced: (namespace: string, name: string) => string): CanonicalRequest {
+  checkResponsesFields(body, TARGET, { read: ['prompt_cache_key', 'prompt_cache_retention', 'service_tier'] });
+  const openai: Extras = {};
+  const { system, messages } = messagesFromEntries(readResponsesInput(body), namespaced, openai);
   if (messages.length === 0) refuse('input', 'is empty; send at least one message.');
-  const maxTokens = isUnset(body.max_output_tokens) ? options.defaultMaxTokens : asNumber(body.max_output_tokens);
-  if (maxTokens === undefined || maxTokens < 1) refuse('max_output_tokens', 'must be a whole number of at least 1.');
-  const out: MessagesRequest = { model: options.upstreamModel, max_tokens: maxTokens, messages };
+  const out: CanonicalRequest = { messages };
+  const extra = (name: string, field: string, value: unknown) => {
+    if (!isUnset(value)) openai[name] = { field, value };
+  };
+  if (!isUnset(body.max_output_tokens)) {
+    const maxTokens = asNumber(body.max_output_tokens);
+    if (maxTokens === undefined || maxTokens < 1) refuse('max_output_tokens', 'must be a whole number of at least 1.');
+    out.max_tokens = maxTokens;
+  }
   if (system.length) out.system = system.length === 1 && !system[0]!.cache_control ? system[0]!.text : system;
   if (body.stream === true) out.stream = true;
   const temperature = asNumber(body.temperature);
-  if (temperature !== undefined) {
-    if (temperature > 1) refuse('temperature', `the messages protocol takes 0 to 1, not ${temperature}.`);
-    out.temperature = temperature;
-  }
+  if (temperature !== undefined) out.temperature = temperature;
   if (!isUnset(body.top_p)) out.top_p = body.top_p as number;
 
   const { tools } = chatToolsFromResponses(body.tools, TARGET);
   if (tools.length) out.tools = messagesToolsFromChat(tools);
   const choice = messagesToolChoiceFromChat(chatToolChoiceFromResponses(body.tool_choice, TARGET) as ChatToolChoice | undefined, body.parallel_tool_calls);
   if (choice) out.tool_choice = choice;
+  // Parallel calls are the canonical default; said explicitly, an OpenAI upstream hears it too.
+  if (body.parallel_tool_calls === true) extra('parallel_tool_calls', 'parallel_tool_calls', true);
 
-  const { thinking, effort } = messagesThinkingFromEffort(reasoningEffort(body, EFFORTS, TARGET));
+  const requested = reasoningEffort(body, EFFORTS, TARGET);
+  const { thinking, effort } = messagesThinkingFromEffort(requested === 'minimal' ? undefined : requested);
+  if (requested === 'minimal') extra('reasoning_effort', 'reasoning.effort', requested);
   if (thinking) out.thinking = thinking;
   const text = readTextConfig(body);
-  if (text.format?.type === 'json_object') refuse('text.format.type', 'the messages protocol has no free JSON mode; use json_schema with a schema.');
-  if (text.format?.description) refuse('text.format.description', 'the messages protocol takes the schema only; put the description into the schema.');
-  if (!isUnset(text.verbosity) && text.verbosity !== 'medium') refuse('text.verbosity', 'the messages protocol has no verbosity setting.');
-  const format = text.format ? { type: 'json_schema' as const, schema: text.format.schema } : undefined;
+  if (text.format?.type === 'json_object') extra('json_object', 'text.format.type', true);
+  extra('verbosity', 'text.verbosity', text.verbosity);
+  const format = text.format?.type === 'json_schema' ? { type: 'json_schema' as const, schema: text.format.schema } : undefined;
+  if (text.format?.type === 'json_schema') {
+    extra('format_name', 'text.format.name', text.format.name);
+    extra('format_strict', 'text.format.strict', text.format.strict);
+    extra('format_description', 'text.format.description', text.format.description);
+  }
   if (effort || format) out.output_config = { ...(effort ? { effort } : {}), ...(format ? { format } : {}) };
+  for (const name of ['prompt_cache_key', 'prompt_cache_retention', 'service_tier']) extra(name, name, body[name]);
 
   const user = callerId(body, TARGET);
   if (user) out.metadata = { user_id: user };
+  if (Object.keys(openai).length > 0) out.extras = { openai };
   return out;
 }

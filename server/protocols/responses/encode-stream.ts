@@ -127,7 +127,7 @@ export function messagesStreamToResponses(context: ResponsesContext): StreamTran
           break;
         case 'error': {
           const error = asRecord(data.error);
-          failResponse(s, out, { code: asString(error.type) ?? 'server_error', message: String(error.message ?? 'upstream stream error') });
+          failResponse(s, out, { code: responsesErrorCode(asString(error.type)), message: String(error.message ?? 'upstream stream error') });
           break;
         }
         default:
@@ -141,4 +141,9 @@ export function messagesStreamToResponses(context: ResponsesContext): StreamTran
       return { events: [], complete: state.done };
     },
   };
+}
+
+/** The Responses error code for a canonical (messages-spelled) error type; a generic upstream failure is a server_error there. */
+function responsesErrorCode(type: string | undefined): string {
+  return type === undefined || type === 'api_error' ? 'server_error' : type;
 }

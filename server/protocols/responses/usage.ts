@@ -15,15 +15,6 @@ function usage(input: number, cached: number, written: number, output: number, r
   };
 }
 
-export function responsesUsageFromChat(value: unknown): ResponsesUsage {
-  const u = asRecord(value);
-  const details = asRecord(u.prompt_tokens_details);
-  // DeepSeek-style servers name cache hits prompt_cache_hit_tokens.
-  const cached = asNumber(details.cached_tokens) ?? asNumber(u.cache_read_input_tokens) ?? asNumber(u.prompt_cache_hit_tokens) ?? 0;
-  const reasoning = asNumber(asRecord(u.completion_tokens_details).reasoning_tokens) ?? 0;
-  return usage(asNumber(u.prompt_tokens) ?? 0, cached, asNumber(u.cache_creation_input_tokens) ?? 0, asNumber(u.completion_tokens) ?? 0, reasoning);
-}
-
 export function responsesUsageFromMessages(value: Json): ResponsesUsage {
   const read = asNumber(value.cache_read_input_tokens) ?? 0;
   const written = asNumber(value.cache_creation_input_tokens) ?? 0;
