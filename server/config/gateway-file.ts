@@ -11,7 +11,7 @@ function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 }
 
-export type ProviderType = 'openai' | 'anthropic' | 'demo';
+export type ProviderType = 'openai' | 'anthropic' | 'gemini' | 'demo';
 
 export interface ModelEntry {
   name: string;
@@ -56,7 +56,7 @@ export interface GatewayFileConfig {
   limits: LimitsConfig;
 }
 
-const TYPES: ProviderType[] = ['openai', 'anthropic', 'demo'];
+const TYPES: ProviderType[] = ['openai', 'anthropic', 'gemini', 'demo'];
 const KINDS: ModelKind[] = ['text', 'image', 'embedding'];
 const SECRET_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'secret', 'password'];
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -111,7 +111,12 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
     if (!TYPES.includes(p.type as ProviderType)) fail(file, `${at}.type`, `must be one of ${TYPES.join(', ')}`);
     const type = p.type as ProviderType;
     if (type !== 'demo') {
-      if (typeof p.baseUrl !== 'string' || !/^https?:\/\//.test(p.baseUrl)) fail(file, `${at}.baseUrl`, 'must be an http(s) URL');
+      // A gemini provider may leave it out: the public Gemini API root.
+      const optional = type === 'gemini' && p.baseUrl === undefined;
+      if (!optional && (typeof p.baseUrl !== 'string' || !/^https?:\/\//.test(p.baseUrl))) fail(file, `${at}.baseUrl`, 'must be an http(s) URL');
+      if (type === 'gemini' && typeof p.baseUrl === 'string' && /\/v1(beta)?\/?$/.test(p.baseUrl)) {
+        fail(file, `${at}.baseUrl`, 'must be the API root without a version (the gateway adds /v1beta): remove the trailing /v1beta');
+      }
       if (p.apiKeyEnv !== undefined && (typeof p.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.apiKeyEnv))) {
         fail(file, `${at}.apiKeyEnv`, 'must be an environment variable name');
       }

@@ -8,6 +8,8 @@ import type { Operation, Provider } from '../providers/provider.ts';
 import type { ProtocolCodec, TranslationSettings } from './codec.ts';
 import { CODECS, codecFor } from './registry.ts';
 import { composeStreams } from './shared/compose-streams.ts';
+import { GEMINI_COUNT_TO_MESSAGES } from './gemini/count-tokens.ts';
+import { GEMINI_BATCH_EMBED_TO_OPENAI, GEMINI_EMBED_TO_OPENAI } from './gemini/embeddings.ts';
 import type { StreamTranslation } from './shared/stream-types.ts';
 
 export { DEFAULT_TRANSLATION, type TranslationSettings } from './codec.ts';
@@ -17,7 +19,8 @@ export interface Translator {
   readonly upstreamOperation: Operation;
   /** The protocol of the upstream's answers (usage is read from them, before translation). */
   readonly upstreamSurface: ApiSurface;
-  request(body: Json, upstreamModel: string, settings: TranslationSettings): Json;
+  /** `stream` is set where the client's protocol says it outside the body (Gemini names it in the URL). */
+  request(body: Json, upstreamModel: string, settings: TranslationSettings, stream?: boolean): Json;
   response(body: Json, context: { created: number }): Json;
   readonly stream: StreamTranslation<unknown>;
   /** A translation bound to the request it serves, for answers that depend on it (Responses). */
@@ -35,12 +38,19 @@ function compose(client: ProtocolCodec, upstream: UpstreamCodec): Translator {
     clientOperation: client.operation,
     upstreamOperation: upstream.operation,
     upstreamSurface: upstream.surface,
-    request: (body, upstreamModel, settings) => upstream.encodeRequest(client.decodeRequest(body), { upstreamModel, settings }),
+    request: (body, upstreamModel, settings, stream) => {
+      const canonical = client.decodeRequest(body);
+      if (stream !== undefined) canonical.stream = stream;
+      return upstream.encodeRequest(canonical, { upstreamModel, settings });
+    },
     response: (body, context) => client.encodeAnswer(upstream.decodeAnswer(body), context),
     stream: composeStreams(upstream.decodeStream, client.encodeStream),
     forRequest: client.forRequest ? (body) => compose(client.forRequest!(body), upstream) : undefined,
   };
 }
+
+/** The operations beside generation that a protocol has (counting, embeddings): one small translation each. */
+const AUXILIARY: readonly Translator[] = [GEMINI_COUNT_TO_MESSAGES, GEMINI_EMBED_TO_OPENAI, GEMINI_BATCH_EMBED_TO_OPENAI];
 
 const composed = new Map<string, Translator>();
 
@@ -68,5 +78,6 @@ export function adaptationFor(provider: Provider, operation: Operation): Adaptat
     const translator = translatorBetween(operation, codec.operation);
     if (translator) return { translator, operation: codec.operation };
   }
-  return undefined;
+  const auxiliary = AUXILIARY.find((t) => t.clientOperation === operation && provider.supports(t.upstreamOperation));
+  return auxiliary ? { translator: auxiliary, operation: auxiliary.upstreamOperation } : undefined;
 }

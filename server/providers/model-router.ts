@@ -4,6 +4,7 @@
 import type { ProviderConfig } from '../config/gateway-file.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { AnthropicProvider } from './anthropic/anthropic-provider.ts';
+import { GEMINI_PUBLIC_BASE_URL, GeminiProvider } from './gemini/gemini-provider.ts';
 import { DEFAULT_IMAGE_CONCURRENCY, DEFAULT_IMAGE_PIXEL_BUDGET } from './demo/demo-images.ts';
 import { DemoProvider } from './demo/demo-provider.ts';
 import { OpenAiProvider } from './openai/openai-provider.ts';
@@ -112,6 +113,8 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
         return new OpenAiProvider({ ...common, baseUrl: config.baseUrl!, apiKey, responsesApi: config.responsesApi });
       case 'anthropic':
         return new AnthropicProvider({ ...common, baseUrl: config.baseUrl!, apiKey, authHeader: config.authHeader });
+      case 'gemini':
+        return new GeminiProvider({ ...common, baseUrl: config.baseUrl ?? GEMINI_PUBLIC_BASE_URL, apiKey });
     }
   });
 }

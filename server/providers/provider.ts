@@ -8,7 +8,19 @@ import type { TranslationSettings } from '../protocols/translation.ts';
  * `responses` creates a response; `response_lookup` reaches a stored response by id (retrieve,
  * input items, delete, cancel) at an upstream that keeps them.
  */
-export type Operation = 'chat' | 'messages' | 'count_tokens' | 'images' | 'responses' | 'response_lookup' | 'embeddings';
+export type Operation =
+  | 'chat'
+  | 'messages'
+  | 'count_tokens'
+  | 'images'
+  | 'responses'
+  | 'response_lookup'
+  | 'embeddings'
+  /** Gemini's generateContent (and its stream), countTokens, embedContent, batchEmbedContents. */
+  | 'gemini'
+  | 'gemini_count_tokens'
+  | 'gemini_embed'
+  | 'gemini_batch_embed';
 
 export interface ProviderRequest {
   operation: Operation;

@@ -14,6 +14,7 @@ import type { RequestAbort } from './request-abort.ts';
 import { passThroughSteps } from './passthrough-stream.ts';
 import { translatedSteps } from './translated-stream.ts';
 import { relayUpstreamHeaders } from './upstream-headers.ts';
+import { jsonArraySteps } from './json-array-stream.ts';
 import { writeStream } from './write-stream.ts';
 
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
@@ -30,6 +31,8 @@ export interface RelayOptions {
   abort: RequestAbort;
   /** Set when the provider speaks the other protocol. */
   translator?: Translator;
+  /** How a stream reaches the client (a Gemini client without alt=sse reads a JSON array). */
+  framing?: 'sse' | 'json-array';
   timing: UpstreamTiming;
   /** Upstream calls made for this request, retries and fallbacks included. */
   attempts: number;
@@ -129,8 +132,10 @@ export async function relayResponse(request: ApiRequest, reply: ApiReply, respon
   }
 
   stampOverhead(reply, options.timing);
-  const steps = options.translator ? translatedSteps(surface, state, { ...options, translator: options.translator }) : passThroughSteps(surface, state, options);
-  const type = options.translator ? 'text/event-stream; charset=utf-8' : contentType;
+  const eventSteps = options.translator ? translatedSteps(surface, state, { ...options, translator: options.translator }) : passThroughSteps(surface, state, options);
+  const arrayed = options.framing === 'json-array';
+  const steps = arrayed ? jsonArraySteps(eventSteps) : eventSteps;
+  const type = arrayed ? 'application/json; charset=utf-8' : options.translator ? 'text/event-stream; charset=utf-8' : contentType;
   const openStreams = options.openStreams;
   if (openStreams) {
     openStreams.inc();

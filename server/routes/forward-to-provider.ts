@@ -43,6 +43,10 @@ const ENDPOINT_OF: Record<Operation, string> = {
   responses: '/v1/responses',
   response_lookup: '/v1/responses/{id}',
   embeddings: '/v1/embeddings',
+  gemini: '/v1beta/models/{model}:generateContent',
+  gemini_count_tokens: '/v1beta/models/{model}:countTokens',
+  gemini_embed: '/v1beta/models/{model}:embedContent',
+  gemini_batch_embed: '/v1beta/models/{model}:batchEmbedContents',
 };
 
 const PROTOCOL_NAME: Record<Operation, string> = {
@@ -53,6 +57,10 @@ const PROTOCOL_NAME: Record<Operation, string> = {
   responses: 'Responses',
   response_lookup: 'Responses',
   embeddings: 'embeddings',
+  gemini: 'Gemini API',
+  gemini_count_tokens: 'Gemini API',
+  gemini_embed: 'Gemini embeddings',
+  gemini_batch_embed: 'Gemini embeddings',
 };
 
 export interface ForwardOptions {
@@ -63,6 +71,8 @@ export interface ForwardOptions {
   /** Fields the gateway must set on a same-protocol upstream request (the client's bytes are kept otherwise). */
   overrides?: Record<string, unknown>;
   stripUsageChunk?: boolean;
+  /** How a stream reaches the client: server-sent events, or a JSON array (Gemini without alt=sse). */
+  streamFraming?: 'sse' | 'json-array';
 }
 
 interface PreparedRequest {
@@ -79,10 +89,11 @@ function prepare(route: Route, request: ApiRequest, options: ForwardOptions): Pr
   const json = request.body as Record<string, unknown>;
   if (adaptation.translator) {
     const translator = adaptation.translator.forRequest?.(json) ?? adaptation.translator;
-    const translated = translator.request(json, route.model.upstreamModel, route.provider.translation ?? DEFAULT_TRANSLATION);
+    const translated = translator.request(json, route.model.upstreamModel, route.provider.translation ?? DEFAULT_TRANSLATION, options.stream);
     return { operation: adaptation.operation, json: translated, body: Buffer.from(JSON.stringify(translated)), translator };
   }
-  const renamed = route.model.upstreamModel !== route.model.id;
+  // Gemini names the model in the path, which the provider builds from upstreamModel.
+  const renamed = route.model.upstreamModel !== route.model.id && !adaptation.operation.startsWith('gemini');
   const changed = renamed || options.overrides !== undefined;
   const upstreamJson = changed ? { ...json, ...options.overrides, ...(renamed ? { model: route.model.upstreamModel } : {}) } : json;
   return { operation: adaptation.operation, json: upstreamJson, body: changed ? Buffer.from(JSON.stringify(upstreamJson)) : request.rawBody!, translator: undefined };
@@ -151,13 +162,14 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
         stripUsageChunk: options.stripUsageChunk ?? false,
         abort,
         translator: prepared.translator,
+        framing: options.streamFraming ?? 'sse',
         timing,
         attempts,
         openStreams: deps.metrics?.openStreams,
       };
       health.begin(provider.name);
       // Counting tokens generates nothing: only generation is billed however it ends.
-      if (options.operation !== 'count_tokens') request.gateway.reachedProvider = true;
+      if (options.operation !== 'count_tokens' && options.operation !== 'gemini_count_tokens') request.gateway.reachedProvider = true;
       const started = performance.now();
       let response: ProviderResponse | undefined;
       try {

@@ -1,7 +1,7 @@
 // An upstream error answer in the client's envelope. The status is kept; the message and the
 // upstream's own error type are carried over from either protocol's envelope, so a client sees
 // the provider's reason in the shape its SDK parses.
-import { isErrorEnvelope, messagesErrorBody, openAiErrorBody, type ApiSurface } from '../../../core/protocol/error-bodies.ts';
+import { errorBodyFor, isErrorEnvelope, type ApiSurface } from '../../../core/protocol/error-bodies.ts';
 import { asString, isRecord } from './json-values.ts';
 
 export interface UpstreamErrorInfo {
@@ -17,7 +17,8 @@ export function readUpstreamError(body: unknown): UpstreamErrorInfo | undefined 
   const error = body.error;
   const message = asString(error.message);
   if (message === undefined) return undefined;
-  const kind = body.type === 'error' ? asString(error.type) : (asString(error.code) ?? asString(error.type));
+  // Gemini names its kind in `status` (RESOURCE_EXHAUSTED); its `code` is the HTTP status.
+  const kind = body.type === 'error' ? asString(error.type) : (asString(error.code) ?? asString(error.status) ?? asString(error.type));
   return { message, kind, param: asString(error.param) };
 }
 
@@ -28,7 +29,6 @@ export function readUpstreamError(body: unknown): UpstreamErrorInfo | undefined 
 export function clientErrorBody(surface: ApiSurface, status: number, body: unknown, fallbackMessage: string, requestId: string): unknown | undefined {
   if (isErrorEnvelope(surface, body)) return undefined;
   const info = readUpstreamError(body) ?? { message: fallbackMessage };
-  if (surface === 'messages') return messagesErrorBody(status, info.message, requestId);
-  return openAiErrorBody(status, info.message, { code: info.kind ?? 'upstream_error', param: info.param ?? null });
+  return errorBodyFor(surface, status, info.message, { requestId, code: info.kind ?? 'upstream_error', param: info.param ?? null });
 }
 

@@ -62,8 +62,9 @@ export class DemoProvider implements Provider {
     ];
   }
 
-  supports(_operation: Operation): boolean {
-    return true;
+  /** Every operation of the OpenAI and messages protocols; Gemini clients reach it through translation. */
+  supports(operation: Operation): boolean {
+    return !operation.startsWith('gemini');
   }
 
   async send(request: ProviderRequest): Promise<ProviderResponse> {
@@ -84,6 +85,8 @@ export class DemoProvider implements Provider {
         const result = demoEmbeddings(request.json, request.upstreamModel);
         return json(result.status, result.body);
       }
+      default:
+        return json(400, openAiErrorBody(400, `The demo provider does not speak ${request.operation}.`));
     }
   }
 
