@@ -97,6 +97,33 @@ describe('the fake Gemini API, read by @google/genai', () => {
     assert.equal(chunks[1].candidates[0].finishReason, 'STOP');
   });
 
+  test('streams as tests shape them: raw chunks (one without candidates, a signature in an empty text part), a text signature, a cut', async () => {
+    fake.script({
+      chunks: [
+        { candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] }, index: 0 }] },
+        { usageMetadata: { promptTokenCount: 3, totalTokenCount: 3 } },
+        { candidates: [{ content: { role: 'model', parts: [{ text: '', thoughtSignature: 'c2lnbmVk' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1, totalTokenCount: 4 } },
+      ],
+    });
+    const raw: any[] = [];
+    for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'hi' })) raw.push(chunk);
+    assert.equal(raw.length, 3);
+    assert.equal(raw[1].candidates, undefined);
+    assert.equal(raw[2].candidates[0].content.parts[0].thoughtSignature, 'c2lnbmVk');
+
+    fake.script({ text: 'signed text', textSignature: true });
+    const signed = await ai.models.generateContent({ model: 'gemini-3-pro-preview', contents: 'x' });
+    assert.ok(signed.candidates![0]!.content!.parts!.at(-1)!.thoughtSignature);
+
+    fake.script({ text: 'cut short here', streamChunks: 3, stream: { then: 'destroy' } });
+    const seen: string[] = [];
+    await assert.rejects(async () => {
+      for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'x' })) seen.push(chunk.text ?? '');
+    });
+    assert.equal(seen.join(''), 'cut short here', 'every chunk written before the cut arrived');
+    assert.equal(await fake.last().raw.ended, 'destroyed-by-upstream');
+  });
+
   test('countTokens: computed from the contents, or the figure a test sets', async () => {
     const counted = await ai.models.countTokens({ model: 'gemini-2.5-flash', contents: 'how many tokens is this' });
     assert.ok(counted.totalTokens! > 0);

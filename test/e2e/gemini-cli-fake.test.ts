@@ -98,6 +98,16 @@ describe('the real Gemini CLI against the fake Gemini API', { timeout: 900_000 }
     assert.deepEqual(fake.last().body.generationConfig.thinkingConfig, { includeThoughts: true, thinkingBudget: 8192 });
   });
 
+  test('a model of the gateway\'s own (GEMINI_MODEL=demo-chat): that name in the path, thinkingConfig with includeThoughts alone', async () => {
+    if (!fake.models.some((m) => m.id === 'demo-chat')) fake.models.push({ id: 'demo-chat', methods: ['generateContent', 'countTokens'] });
+    fake.answerWith({ text: 'pong' });
+    const result = await gemini({ prompt: 'say pong', env: { GEMINI_MODEL: 'demo-chat' } });
+    assert.equal(result.code, 0, explain(result, fake));
+    assert.equal(result.stdout.trim(), 'pong');
+    assert.deepEqual(fake.requests.map((r) => r.path), ['/v1beta/models/demo-chat:streamGenerateContent?alt=sse']);
+    assert.deepEqual(fake.last().body.generationConfig, { temperature: 1, topP: 0.95, topK: 64, thinkingConfig: { includeThoughts: true } });
+  });
+
   test('a tool round trip: the fake calls list_directory, the CLI runs it and sends the functionResponse with the signed call', async () => {
     fake.checkThoughtSignatures = true;
     const home = tempHome('gwctl-gemini-');

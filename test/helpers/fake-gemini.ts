@@ -62,6 +62,10 @@ export interface GeminiAnswer {
   streamChunks?: number;
   /** Pause between stream chunks, and what happens after the last one. */
   stream?: { delayMs?: number; then?: 'end' | 'destroy' | 'hang' };
+  /** A generateContent answer body as is (no parts, signatures or usage added). */
+  response?: Record<string, unknown>;
+  /** Stream chunks (whole GenerateContentResponse objects) as is, as SSE or as the JSON array the request asked for. */
+  chunks?: Array<Record<string, unknown>>;
   /** Answer with this error instead (Gemini's shape). */
   error?: GeminiError;
   /** Full control over the HTTP answer (see fake-upstream.ts). */
@@ -104,7 +108,8 @@ export class FakeGemini {
   private readonly queue: GeminiScript[] = [];
   private fallback: GeminiScript | undefined;
   private readonly apiKeys: Set<string>;
-  private readonly models: GeminiModel[];
+  /** The models served (list, get, and which ids the generation routes accept); tests may add some. */
+  readonly models: GeminiModel[];
   private responseCounter = 0;
 
   private constructor(
@@ -112,7 +117,7 @@ export class FakeGemini {
     private readonly options: FakeGeminiOptions,
   ) {
     this.apiKeys = new Set(options.apiKeys ?? ['test-gemini-key']);
-    this.models = options.models ?? DEFAULT_GEMINI_MODELS;
+    this.models = [...(options.models ?? DEFAULT_GEMINI_MODELS)];
     this.checkThoughtSignatures = options.checkThoughtSignatures ?? false;
     this.acceptSkipSignature = options.acceptSkipSignature ?? false;
   }
@@ -282,6 +287,8 @@ export class FakeGemini {
     const answer = scripted ?? this.defaultAnswer(request);
     if (answer.reply) return answer.reply;
     if (answer.error) return this.error(answer.error);
+    if (request.action === 'generateContent' && answer.response) return jsonReply(200, answer.response);
+    if (request.action === 'streamGenerateContent' && answer.chunks) return this.streamReply(request, answer.chunks, answer.stream);
     const parts = this.partsOf(answer);
     const usage = this.usageOf(request, parts, answer.usage);
     const responseId = `fake-${++this.responseCounter}`;
@@ -300,18 +307,22 @@ export class FakeGemini {
         responseId,
       };
     });
+    return this.streamReply(request, chunks, answer.stream);
+  }
+
+  /** SSE with alt=sse; otherwise one JSON array written element by element, as the real API does. */
+  private streamReply(request: GeminiRequest, chunks: unknown[], stream: GeminiAnswer['stream'] = {}): Reply {
     if (request.query.get('alt') === 'sse') {
-      return sseReply(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`), { delayMs: answer.stream?.delayMs, then: answer.stream?.then });
+      return sseReply(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`), { delayMs: stream.delayMs, then: stream.then });
     }
-    // Without alt=sse the stream is one JSON array written element by element, as the real API does.
     const steps: Step[] = [];
     chunks.forEach((chunk, i) => {
-      if (i > 0 && answer.stream?.delayMs) steps.push({ delayMs: answer.stream.delayMs });
+      if (i > 0 && stream.delayMs) steps.push({ delayMs: stream.delayMs });
       steps.push({ write: `${i === 0 ? '[' : '\n,\r\n'}${JSON.stringify(chunk, null, 2)}` });
     });
-    if (answer.stream?.then === 'destroy') steps.push({ destroy: true });
-    else if (answer.stream?.then === 'hang') steps.push({ hang: true });
-    else steps.push({ write: '\n]' });
+    if (stream.then === 'destroy') steps.push({ destroy: true });
+    else if (stream.then === 'hang') steps.push({ hang: true });
+    else steps.push({ write: chunks.length === 0 ? '[]' : '\n]' });
     return { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' }, steps };
   }
 
