@@ -149,6 +149,41 @@ describe('the real Gemini CLI against the fake Gemini API', { timeout: 900_000 }
     assert.match(response.response.output, /marker-file\.txt/);
   });
 
+  test('parallel calls: only the first is signed; the CLI sends both back in order with both results', async () => {
+    fake.checkThoughtSignatures = true;
+    const home = tempHome('gwctl-gemini-');
+    cleanups.push(home.cleanup);
+    const cwd = join(home.home, 'work');
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(cwd, 'notes.txt'), 'the secret word is turnip\n');
+    let chatTurns = 0;
+    fake.answerWith((request) => {
+      if (!isChatTurn(request)) return undefined;
+      chatTurns += 1;
+      if (chatTurns > 1) return { text: 'Done: turnip.' };
+      return { functionCalls: [{ name: 'list_directory', args: { dir_path: cwd } }, { name: 'read_file', args: { file_path: join(cwd, 'notes.txt') } }] };
+    });
+    const result = await runGemini({
+      home: home.home,
+      cwd,
+      prompt: 'list the files and read notes.txt',
+      env: { GOOGLE_GEMINI_BASE_URL: fake.url, GEMINI_API_KEY: 'gemini-cli-key', GEMINI_MODEL: 'gemini-3-pro-preview' },
+    });
+    assert.equal(result.code, 0, explain(result, fake));
+    assert.equal(result.stdout.trim(), 'Done: turnip.', explain(result, fake));
+    const chat = fake.generations().filter(isChatTurn);
+    assert.equal(chat.length, 2, explain(result, fake));
+    const [modelTurn, results] = chat[1]!.body.contents.slice(1);
+    assert.equal(modelTurn.role, 'model');
+    assert.deepEqual(modelTurn.parts.map((p: any) => p.functionCall.name), ['list_directory', 'read_file']);
+    assert.equal(modelTurn.parts[0].thoughtSignature, [...fake.issuedSignatures.values()][0]);
+    assert.equal(modelTurn.parts[1].thoughtSignature, undefined);
+    assert.equal(results.role, 'user');
+    assert.deepEqual(results.parts.map((p: any) => p.functionResponse.name), ['list_directory', 'read_file']);
+    assert.deepEqual(results.parts.map((p: any) => p.functionResponse.id), modelTurn.parts.map((p: any) => p.functionCall.id));
+    assert.match(results.parts[1].functionResponse.response.output, /turnip/);
+  });
+
   test('an error answer reaches the user: a wrong key stops it with the API message, exit 1', async () => {
     const result = await gemini({ prompt: 'say pong', env: { GEMINI_API_KEY: 'wrong-key', GEMINI_MODEL: 'gemini-2.5-flash' } });
     assert.equal(result.code, 1, explain(result, fake));
