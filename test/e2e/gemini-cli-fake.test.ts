@@ -191,6 +191,24 @@ describe('the real Gemini CLI against the fake Gemini API', { timeout: 900_000 }
     assert.ok(fake.requests.length >= 1 && fake.requests.every((r) => r.apiKey === 'wrong-key'));
   });
 
+  test('429 with a RetryInfo delay over 300 s stops it at once; a 503 is retried and then answered', async () => {
+    const env = { GEMINI_MODEL: 'gemini-2.5-flash' };
+    const retryInfo = { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '3600s' };
+    fake.answerWith({ error: { code: 429, message: 'Budget exhausted for this key.', details: [retryInfo] } });
+    const stopped = await gemini({ prompt: 'say pong', env });
+    assert.equal(stopped.code, 1, explain(stopped, fake));
+    assert.equal(fake.requests.length, 1, explain(stopped, fake));
+    assert.match(stopped.stderr, /Budget exhausted for this key/);
+
+    fake.reset();
+    fake.script({ error: { code: 503, message: 'The model is overloaded.' } });
+    fake.answerWith({ text: 'pong' });
+    const retried = await gemini({ prompt: 'say pong', env });
+    assert.equal(retried.code, 0, explain(retried, fake));
+    assert.equal(retried.stdout.trim(), 'pong');
+    assert.equal(fake.requests.length, 2, explain(retried, fake));
+  });
+
   test('without security.auth.selectedType "gemini-api-key" it exits 41 before sending anything', async () => {
     const result = await gemini({ prompt: 'say pong', settings: { security: { folderTrust: { enabled: false } } } });
     assert.equal(result.code, 41, explain(result, fake));
