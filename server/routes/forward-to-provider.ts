@@ -4,7 +4,7 @@
 // happened before any byte reached the client, and relay the first usable answer.
 import type { ApiReply, ApiRequest } from '../api-exchange.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
-import { checkModelAllowed } from '../limits/key-enforcement.ts';
+import { allowedModels, checkModelAllowed } from '../limits/key-enforcement.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { routingOf, type Route } from '../providers/model-router.ts';
 import { UpstreamError, type ModelKind, type Operation, type ProviderResponse } from '../providers/provider.ts';
@@ -99,6 +99,20 @@ function prepare(route: Route, request: ApiRequest, options: ForwardOptions): Pr
   return { operation: adaptation.operation, json: upstreamJson, body: changed ? Buffer.from(JSON.stringify(upstreamJson)) : request.rawBody!, translator: undefined };
 }
 
+/** 404 for a model name nobody serves: the served ones of that kind, and where the client's protocol lists them. */
+function unknownModel(deps: GatewayDeps, request: ApiRequest, options: ForwardOptions): GatewayError {
+  const listUrl = options.kind === 'image' ? `${deps.settings.publicImageUrl}/v1/models` : request.gateway.surface === 'gemini' ? `${deps.settings.publicUrl}/v1beta/models` : `${deps.settings.publicUrl}/v1/models`;
+  const allowed = request.gateway.auth && allowedModels(request.gateway.auth);
+  const served = deps.router.list(options.kind).map((m) => m.id).filter((id) => !allowed || allowed.includes(id));
+  const shown = served.length > 12 ? `${served.slice(0, 12).join(', ')} and ${served.length - 12} more` : served.join(', ');
+  return new GatewayError(
+    404,
+    'model_not_found',
+    `The model "${options.modelName}" does not exist or is not available to this key.${served.length ? ` Served here: ${shown}.` : ''} GET ${listUrl} lists the models you can use.`,
+    { param: 'model' },
+  );
+}
+
 function notServable(route: Route, operation: Operation): GatewayError {
   return new GatewayError(
     400,
@@ -110,15 +124,7 @@ function notServable(route: Route, operation: Operation): GatewayError {
 
 export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, reply: ApiReply, options: ForwardOptions): Promise<ApiReply> {
   const candidates = deps.router.candidates(options.modelName).filter((r) => r.model.kind === options.kind);
-  if (candidates.length === 0) {
-    const listUrl = options.kind === 'image' ? deps.settings.publicImageUrl : deps.settings.publicUrl;
-    throw new GatewayError(
-      404,
-      'model_not_found',
-      `The model "${options.modelName}" does not exist or is not available to this key. GET ${listUrl}/v1/models lists the models you can use.`,
-      { param: 'model' },
-    );
-  }
+  if (candidates.length === 0) throw unknownModel(deps, request, options);
   request.gateway.model = candidates[0]!.model.id;
   if (request.gateway.auth) checkModelAllowed(request.gateway.auth, options.modelName, request.gateway.model);
 
