@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { ConfigError } from '../errors/config-error.ts';
 import { DEFAULT_ROUTING, type ModelKind, type RoutingSettings } from '../providers/provider.ts';
 import { DEFAULT_TRANSLATION, type TranslationSettings } from '../protocols/translation.ts';
+import type { ModelAlias } from '../providers/model-aliases.ts';
 
 // Loaded when a providers file is read: a gateway on the built-in demo provider never needs it.
 function parseYaml(text: string): unknown {
@@ -53,6 +54,8 @@ export interface LimitsConfig {
 
 export interface GatewayFileConfig {
   providers: ProviderConfig[];
+  /** Public names (exact or globs) that served models answer to. */
+  aliases: ModelAlias[];
   limits: LimitsConfig;
 }
 
@@ -160,11 +163,25 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
   if (typeof limitsRaw !== 'object' || Array.isArray(limitsRaw)) fail(file, 'limits', 'must be a mapping');
   return {
     providers,
+    aliases: parseAliases(file, top.aliases, new Set(providers.flatMap((p) => p.models.map((m) => m.name)))),
     limits: {
       requestsPerMinute: positiveInteger(file, 'limits.requestsPerMinute', limitsRaw.requestsPerMinute),
       bodyLimitBytes: positiveInteger(file, 'limits.bodyLimitBytes', limitsRaw.bodyLimitBytes),
     },
   };
+}
+
+function parseAliases(file: string, value: unknown, served: ReadonlySet<string>): ModelAlias[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(file, 'aliases', 'must be a list of {name, model}');
+  return value.map((entry, i) => {
+    const at = `aliases[${i}]`;
+    const alias = (entry ?? {}) as Record<string, unknown>;
+    if (typeof alias.name !== 'string' || alias.name.trim() === '') fail(file, `${at}.name`, 'must be a model name or a glob such as claude-opus-*');
+    if (typeof alias.model !== 'string' || !served.has(alias.model)) fail(file, `${at}.model`, `must name a model a provider serves (${[...served].join(', ')})`);
+    if (served.has(alias.name)) fail(file, `${at}.name`, `"${alias.name}" is a served model already; an alias cannot hide it`);
+    return { name: alias.name, model: alias.model };
+  });
 }
 
 /** priority and weight, present only when the file sets them (defaults live in the router). */

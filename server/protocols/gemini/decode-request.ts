@@ -183,7 +183,7 @@ function generation(config: Json, out: CanonicalRequest): void {
   else if (budget !== undefined && budget > 0) out.thinking = { type: 'enabled', budget_tokens: budget };
   else if (budget === -1 || thinking.includeThoughts === true) out.thinking = { type: 'adaptive' };
   const effort = level ? level.toLowerCase() : undefined;
-  const schema = isRecord(config.responseJsonSchema) ? config.responseJsonSchema : isRecord(config.responseSchema) ? (jsonSchemaFromOpenApi(config.responseSchema) as Json) : undefined;
+  const schema = isRecord(config.responseJsonSchema) ? (jsonSchemaFromOpenApi(config.responseJsonSchema) as Json) : isRecord(config.responseSchema) ? (jsonSchemaFromOpenApi(config.responseSchema) as Json) : undefined;
   if (config.responseMimeType === 'application/json' && !schema) refuse('generationConfig.responseMimeType', 'the upstream protocol has no free JSON mode; give a responseJsonSchema.');
   if (effort || schema) out.output_config = { ...(effort ? { effort } : {}), ...(schema ? { format: { type: 'json_schema', schema } } : {}) };
 }
