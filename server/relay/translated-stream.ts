@@ -37,6 +37,13 @@ export function translatedSteps(surface: ApiSurface, state: GatewayRequestState,
         text += e.raw;
         continue;
       }
+      // The commonest event, a piece of text, skips the parse and the stringify where both codecs can.
+      const frame = translation.rawText?.(current, e.data);
+      if (frame !== undefined) {
+        usage.countText(e.data);
+        text += frame;
+        continue;
+      }
       const data = e.data === '[DONE]' ? '[DONE]' : parseJsonText(e.data);
       if (data === undefined) continue;
       usage.observeParsed(data);

@@ -84,6 +84,12 @@ export const messagesStreamToChat: StreamTranslation<MessagesToChatState> = {
     return { id: '', model: '', created: context.created, toolIndex: {}, toolCount: 0, usage: {}, done: false };
   },
 
+  // The chunk chunk() makes for a text delta, written around the text's JSON literal.
+  rawTextFrame(state, literal) {
+    if (state.done) return undefined;
+    return `data: {"id":${JSON.stringify(state.id)},"object":"chat.completion.chunk","created":${state.created},"model":${JSON.stringify(state.model)},"choices":[{"index":0,"delta":{"content":${literal}},"logprobs":null,"finish_reason":null}]}\n\n`;
+  },
+
   next(state, event: StreamEventIn): Step {
     if (state.done || !isRecord(event.data)) return { state, events: [] };
     const data = event.data;

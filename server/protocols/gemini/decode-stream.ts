@@ -5,7 +5,7 @@
 // repeats in chunks and the last one counts.
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import { asRecord, asString, isRecord } from '../shared/json-values.ts';
-import type { StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } from '../shared/stream-types.ts';
+import { JSON_STRING, type StreamEventIn, type StreamEventOut, type StreamStep, type StreamTranslation } from '../shared/stream-types.ts';
 import { stopReasonFromGemini } from './finish-reasons.ts';
 import { blockFromPart, candidateFinish, candidateParts } from './parts-to-blocks.ts';
 import { canonicalUsageFromGemini } from './usage.ts';
@@ -90,8 +90,19 @@ function next(state: GeminiDecodeState, event: StreamEventIn): StreamStep<Gemini
   return { state: { ...s, done: true }, events: out };
 }
 
+/**
+ * A chunk that holds one candidate with one plain text part and nothing that ends or changes the
+ * message (no finishReason, thought, signature, call, feedback): its usage, if any, is the partial
+ * one Gemini repeats, which the last chunk gives in full.
+ */
+const TEXT_CHUNK = new RegExp(
+  `^\\{\\s*"candidates"\\s*:\\s*\\[\\s*\\{\\s*"content"\\s*:\\s*\\{\\s*(?:"role"\\s*:\\s*"model"\\s*,\\s*)?"parts"\\s*:\\s*\\[\\s*\\{\\s*"text"\\s*:\\s*(${JSON_STRING})\\s*\\}\\s*\\]\\s*(?:,\\s*"role"\\s*:\\s*"model"\\s*)?\\}\\s*(?:,\\s*"index"\\s*:\\s*0\\s*)?\\}\\s*\\]\\s*(?:,\\s*"usageMetadata"\\s*:\\s*\\{(?:[^{}]|\\{[^{}]*\\})*\\}\\s*)?(?:,\\s*"modelVersion"\\s*:\\s*"[^"]*"\\s*)?(?:,\\s*"responseId"\\s*:\\s*"[^"]*"\\s*)?\\}$`,
+);
+
 export const geminiStreamToCanonical: StreamTranslation<GeminiDecodeState> = {
   initial: () => ({ started: false, nextIndex: 0, open: null, calls: 0, usage: undefined, done: false }),
+  // Text within an open text block: the state stays as it is.
+  rawText: (state, data) => (state.open?.kind === 'text' && !state.done ? TEXT_CHUNK.exec(data)?.[1] : undefined),
   next,
   finish: (state) => ({ events: [], complete: state.done }),
 };

@@ -103,6 +103,9 @@ function next(state: GeminiEncodeState, event: StreamEventIn): Step {
 
 export const canonicalStreamToGemini: StreamTranslation<GeminiEncodeState> = {
   initial: () => ({ id: '', model: '', usage: {}, calls: {}, stop: null, done: false }),
+  // The chunk chunk() makes for a text delta, written around the text's JSON literal.
+  rawTextFrame: (state, literal) =>
+    state.done ? undefined : `data: {"candidates":[{"content":{"role":"model","parts":[{"text":${literal}}]},"index":0}],"modelVersion":${JSON.stringify(state.model)},"responseId":${JSON.stringify(state.id)}}\n\n`,
   next,
   finish: (state) => ({ events: [], complete: state.done }),
 };

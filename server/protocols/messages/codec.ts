@@ -7,6 +7,7 @@ import type { EncodeTarget, ProtocolCodec } from '../codec.ts';
 import { judgeExtras, openAiExtrasRules } from '../shared/foreign-fields.ts';
 import { asNumber } from '../shared/json-values.ts';
 import { identityStream } from '../shared/identity-stream.ts';
+import { messagesStreamToCanonical } from './decode-stream.ts';
 import { refuse } from '../shared/translation-error.ts';
 
 const NAME = 'the messages protocol';
@@ -29,6 +30,6 @@ export const MESSAGES_CODEC: ProtocolCodec = {
   encodeRequest: encodeMessagesRequest,
   decodeAnswer: (body) => body as unknown as CanonicalAnswer,
   encodeAnswer: ({ created: _created, ...answer }) => answer as unknown as Json,
-  decodeStream: identityStream,
+  decodeStream: messagesStreamToCanonical,
   encodeStream: identityStream,
 };

@@ -15,8 +15,18 @@ export function composeStreams(decoder: StreamTranslation<unknown>, encoder: Str
       for (const e of step.events) out.push(e);
     }
   };
+  const rawText = decoder.rawText;
+  const rawTextFrame = encoder.rawTextFrame;
   return {
     initial: (context: StreamContext) => ({ up: decoder.initial(context), down: encoder.initial(context) }),
+    // A piece of text goes from the upstream's literal to the client's frame, parsed and stringified by nobody.
+    rawText:
+      rawText && rawTextFrame
+        ? (state, data) => {
+            const literal = rawText(state.up, data);
+            return literal === undefined ? undefined : rawTextFrame(state.down, literal);
+          }
+        : undefined,
     next(state, event) {
       const decoded = decoder.next(state.up, event);
       const next = { up: decoded.state, down: state.down };

@@ -35,4 +35,15 @@ export interface StreamTranslation<S> {
   initial(context: StreamContext): S;
   next(state: S, event: StreamEventIn): StreamStep<S>;
   finish(state: S): StreamEnd;
+  /**
+   * The fast path of the commonest event, a piece of text, for a decoder: the JSON string literal of
+   * the text when the raw event data is nothing but that (read without parsing the event) and
+   * taking it changes nothing in `state`; otherwise undefined, and the event goes through next().
+   */
+  rawText?(state: S, data: string): string | undefined;
+  /** The same for an encoder: the client's SSE text for a piece of text given as its JSON literal, when `state` needs no change. */
+  rawTextFrame?(state: S, literal: string): string | undefined;
 }
+
+/** A JSON string literal, escapes included (what rawText hands on). */
+export const JSON_STRING = '"(?:[^"\\\\]|\\\\.)*"';
