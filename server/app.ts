@@ -67,7 +67,7 @@ export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   registerResponses(app, deps);
   registerResponsesRetrieve(app, deps);
   registerEmbeddings(app, deps);
-  registerGemini(app, deps);
+  registerGemini(app, deps, lane);
   registerWeb(app, deps);
   registerAdminApi(app, deps);
   if (lane) {

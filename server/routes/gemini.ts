@@ -10,6 +10,8 @@ import type { GatewayDeps } from '../gateway-deps.ts';
 import { allowedModels } from '../limits/key-enforcement.ts';
 import { authenticateWith } from '../plugins/api-hooks.ts';
 import type { ModelInfo, ModelKind, Operation } from '../providers/provider.ts';
+import type { FastLane } from '../fast-lane/fast-lane.ts';
+import { registerApiRoute } from './api-route.ts';
 import { forwardToProvider } from './forward-to-provider.ts';
 
 const GENERATION = ['generateContent', 'streamGenerateContent', 'countTokens'];
@@ -48,6 +50,7 @@ function wantsSse(url: string): boolean {
 export function geminiGenerateRoute(deps: GatewayDeps): ApiRoute {
   return {
     url: '/v1beta/models/:target',
+    lanePrefix: '/v1beta/models/',
     bodySchema: { type: 'object' },
     authenticate: authenticateWith(deps, { allowXApiKey: false }),
     handler: async (request: ApiRequest, reply: ApiReply) => {
@@ -68,7 +71,7 @@ export function geminiGenerateRoute(deps: GatewayDeps): ApiRoute {
   };
 }
 
-export function registerGemini(app: FastifyInstance, deps: GatewayDeps): void {
+export function registerGemini(app: FastifyInstance, deps: GatewayDeps, lane?: FastLane): void {
   const onRequest = authenticateWith(deps, { allowXApiKey: false });
   const modelsFor = (request: ApiRequest): ModelInfo[] => {
     const models = deps.router.list('text', 'embedding');
@@ -85,6 +88,5 @@ export function registerGemini(app: FastifyInstance, deps: GatewayDeps): void {
     }
     return geminiModel(model);
   });
-  const route = geminiGenerateRoute(deps);
-  app.post(route.url, { onRequest: route.authenticate, schema: { body: route.bodySchema } }, route.handler);
+  registerApiRoute(app, geminiGenerateRoute(deps), lane);
 }
