@@ -62,7 +62,7 @@ export function messagesErrorBody(status: number, message: string, requestId?: s
 }
 
 export interface GeminiErrorBody {
-  error: { code: number; message: string; status: string };
+  error: { code: number; message: string; status: string; details?: Array<Record<string, unknown>> };
 }
 
 /** Google's canonical status name for an HTTP status, as Gemini's error bodies carry it. */
@@ -96,8 +96,17 @@ export function geminiErrorStatus(status: number): string {
   }
 }
 
-export function geminiErrorBody(status: number, message: string): GeminiErrorBody {
-  return { error: { code: status, message, status: geminiErrorStatus(status) } };
+/**
+ * `retryAfterSeconds` becomes Google's RetryInfo detail, which Gemini clients obey: Gemini CLI waits
+ * that long, and stops at once when it is over five minutes (a budget spent for the day) instead of
+ * retrying for minutes.
+ */
+export function geminiErrorBody(status: number, message: string, retryAfterSeconds?: number): GeminiErrorBody {
+  const body: GeminiErrorBody = { error: { code: status, message, status: geminiErrorStatus(status) } };
+  if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) {
+    body.error.details = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${Math.ceil(retryAfterSeconds)}s` }];
+  }
+  return body;
 }
 
 /** The error envelope of a surface: one place that knows the three shapes. */
@@ -105,10 +114,10 @@ export function errorBodyFor(
   surface: ApiSurface,
   status: number,
   message: string,
-  options: { code?: string | null; param?: string | null; type?: string; requestId?: string } = {},
+  options: { code?: string | null; param?: string | null; type?: string; requestId?: string; retryAfterSeconds?: number } = {},
 ): OpenAiErrorBody | MessagesErrorBody | GeminiErrorBody {
   if (surface === 'messages') return messagesErrorBody(status, message, options.requestId);
-  if (surface === 'gemini') return geminiErrorBody(status, message);
+  if (surface === 'gemini') return geminiErrorBody(status, message, options.retryAfterSeconds);
   return openAiErrorBody(status, message, options);
 }
 

@@ -23,7 +23,15 @@ export function sendApiError<Reply extends ApiReply>(request: ApiRequest, reply:
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
   if (isPermanent(error)) reply.header('x-should-retry', 'false');
   reply.code(error.status).type('application/json');
-  reply.send(errorBodyFor(surface, error.status, error.message, { requestId: request.id, code: error.code, param: error.options.param ?? null }));
+  const retryAfter = Number(error.options.headers?.['retry-after']);
+  reply.send(
+    errorBodyFor(surface, error.status, error.message, {
+      requestId: request.id,
+      code: error.code,
+      param: error.options.param ?? null,
+      retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined,
+    }),
+  );
   return reply;
 }
 
