@@ -40,7 +40,9 @@ function compose(client: ProtocolCodec, upstream: UpstreamCodec): Translator {
     upstreamSurface: upstream.surface,
     request: (body, upstreamModel, settings, stream) => {
       const canonical = client.decodeRequest(body);
-      if (stream !== undefined) canonical.stream = stream;
+      // A request that does not stream says nothing about it, as clients write them.
+      if (stream === true) canonical.stream = true;
+      else if (stream === false) delete canonical.stream;
       return upstream.encodeRequest(canonical, { upstreamModel, settings });
     },
     response: (body, context) => client.encodeAnswer(upstream.decodeAnswer(body), context),
