@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewaySettings } from '../gateway-deps.ts';
 
 const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
+  "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
 
 export function setSecurityHeaders(settings: GatewaySettings, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-content-type-options', 'nosniff');

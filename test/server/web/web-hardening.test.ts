@@ -47,6 +47,7 @@ describe('web hardening', () => {
       assert.equal(res.statusCode, 200, url);
       assert.equal(res.headers['cache-control'], 'no-store', url);
     }
+    assert.match(String((await gw.text.inject({ url: '/login' })).headers['content-security-policy']), /object-src 'none'/);
     const css = await gw.text.inject({ url: '/assets/app.css' });
     assert.match(String(css.headers['cache-control']), /max-age=3600/);
   });
