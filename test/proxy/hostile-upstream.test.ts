@@ -136,6 +136,7 @@ test('a hostile upstream (no event boundary, endless body, huge headers) leaves 
   const health = await fetch(`http://127.0.0.1:${proxy.port}/health`);
   assert.equal(health.status, 200);
   const grownMiB = (memoryKiB(pid, 'VmHWM') - baseline) / 1024;
+  t.diagnostic(`proxy peak RSS grew ${grownMiB.toFixed(0)} MiB over ${(baseline / 1024).toFixed(0)} MiB; upstream sent ${JSON.stringify(upstreamSent)} bytes`);
   assert.ok(grownMiB < 160, `peak memory grew by ${grownMiB.toFixed(0)} MiB over ${HOSTILE_BYTES / MiB} MiB of hostile answers`);
   assert.match(proxy.stderr(), /grew past 16777216 bytes \(CACHE_FIX_PROXY_MAX_EVENT_BYTES\)/);
 });
