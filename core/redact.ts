@@ -1,6 +1,6 @@
 // Masking of secrets for every output path: logs, CLI text, JSON, pages.
 
-const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'set-cookie', 'proxy-authorization']);
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie', 'set-cookie', 'proxy-authorization']);
 
 /** `sk-abc…wxyz` style hint: the prefix and the last four characters, never more. */
 export function maskKey(value: string | undefined | null): string {

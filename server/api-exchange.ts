@@ -54,4 +54,9 @@ export interface ApiRoute {
   /** Runs before the body is read, as fastify's route-level onRequest hook: the key and its limits. */
   authenticate: ApiHandler;
   handler: ApiHandler;
+  /**
+   * For a route whose path holds a parameter (`/v1beta/models/:target`): the fixed start of its
+   * paths, which the fast lane matches with nothing after it but one plain segment.
+   */
+  lanePrefix?: string;
 }

@@ -11,6 +11,7 @@ import { expectationFailed, rawClientErrorHandler } from './plugins/raw-client-e
 import { sendFrameworkError } from './plugins/api-errors.ts';
 import { registerChatCompletions } from './routes/chat-completions.ts';
 import { registerEmbeddings } from './routes/embeddings.ts';
+import { registerGemini } from './routes/gemini.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerImages } from './routes/images.ts';
 import { registerMessages } from './routes/messages.ts';
@@ -73,6 +74,7 @@ export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   registerResponses(app, deps);
   registerResponsesRetrieve(app, deps);
   registerEmbeddings(app, deps);
+  registerGemini(app, deps, lane);
   registerWeb(app, deps);
   registerAdminApi(app, deps);
   if (lane) {

@@ -33,10 +33,11 @@ declare module 'fastify' {
   }
 }
 
-/** Messages-protocol routes, and the model list when a messages client asks, answer in its envelope. */
+/** Messages-protocol routes, and the model list when a messages client asks, answer in its envelope; the Gemini API's paths in Gemini's. */
 export function surfaceOf(url: string, anthropicVersion?: unknown): ApiSurface {
   const path = decodedPath(url.split('?', 1)[0]!);
   if (/^(\/v1)*\/messages(\/|$)/.test(path)) return 'messages';
+  if (/^(\/v1(beta)?)*\/v1beta(\/|$)/.test(path)) return 'gemini';
   if (anthropicVersion !== undefined && /^\/v1\/models(\/|$)/.test(path)) return 'messages';
   return 'openai';
 }

@@ -13,6 +13,7 @@ import { buildSharedParts } from './cluster/shared-parts.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { GatewayMetrics } from './metrics/gateway-metrics.ts';
 import { DemoProvider } from './providers/demo/demo-provider.ts';
+import { EMBEDDED_ALIASES } from './providers/model-aliases.ts';
 import { buildProviders, ModelRouter } from './providers/model-router.ts';
 import { BodyBudget } from './limits/body-budget.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_INFLIGHT_BODY_BYTES, DEFAULT_RATE_LIMIT_RPM, type ServeOptions } from './serve-options.ts';
@@ -45,7 +46,9 @@ export function createLogger(level: string): Logger {
 
 export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv = process.env, logger?: Logger): Promise<RunningGateway> {
   const fileConfig: GatewayFileConfig | undefined = options.configFile ? loadGatewayFile(options.configFile) : undefined;
-  const router = new ModelRouter(fileConfig ? buildProviders(fileConfig.providers, env) : [new DemoProvider()]);
+  const router = fileConfig
+    ? new ModelRouter(buildProviders(fileConfig.providers, env), { aliases: fileConfig.aliases })
+    : new ModelRouter([new DemoProvider()], { aliases: EMBEDDED_ALIASES });
   const store = await Store.open(options.databaseUrl, { poolSize: options.dbPoolSize, statementTimeoutMs: options.dbStatementTimeoutMs });
   const admin = await bootstrapAdmin(store, env);
   const shared = await buildSharedParts(

@@ -1,6 +1,6 @@
-// Error envelopes of the two API surfaces, so every route answers in the shape its clients parse.
+// Error envelopes of the API surfaces, so every route answers in the shape its clients parse.
 
-export type ApiSurface = 'openai' | 'messages';
+export type ApiSurface = 'openai' | 'messages' | 'gemini';
 
 export interface OpenAiErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
@@ -61,6 +61,66 @@ export function messagesErrorBody(status: number, message: string, requestId?: s
   return body;
 }
 
+export interface GeminiErrorBody {
+  error: { code: number; message: string; status: string; details?: Array<Record<string, unknown>> };
+}
+
+/** Google's canonical status name for an HTTP status, as Gemini's error bodies carry it. */
+export function geminiErrorStatus(status: number): string {
+  switch (status) {
+    case 400:
+      return 'INVALID_ARGUMENT';
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'PERMISSION_DENIED';
+    case 404:
+      return 'NOT_FOUND';
+    case 409:
+      return 'ABORTED';
+    case 413:
+      return 'INVALID_ARGUMENT';
+    case 429:
+      return 'RESOURCE_EXHAUSTED';
+    case 499:
+      return 'CANCELLED';
+    case 501:
+      return 'UNIMPLEMENTED';
+    case 503:
+    case 529:
+      return 'UNAVAILABLE';
+    case 504:
+      return 'DEADLINE_EXCEEDED';
+    default:
+      return status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION';
+  }
+}
+
+/**
+ * `retryAfterSeconds` becomes Google's RetryInfo detail, which Gemini clients obey: Gemini CLI waits
+ * that long, and stops at once when it is over five minutes (a budget spent for the day) instead of
+ * retrying for minutes.
+ */
+export function geminiErrorBody(status: number, message: string, retryAfterSeconds?: number): GeminiErrorBody {
+  const body: GeminiErrorBody = { error: { code: status, message, status: geminiErrorStatus(status) } };
+  if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) {
+    body.error.details = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${Math.ceil(retryAfterSeconds)}s` }];
+  }
+  return body;
+}
+
+/** The error envelope of a surface: one place that knows the three shapes. */
+export function errorBodyFor(
+  surface: ApiSurface,
+  status: number,
+  message: string,
+  options: { code?: string | null; param?: string | null; type?: string; requestId?: string; retryAfterSeconds?: number } = {},
+): OpenAiErrorBody | MessagesErrorBody | GeminiErrorBody {
+  if (surface === 'messages') return messagesErrorBody(status, message, options.requestId);
+  if (surface === 'gemini') return geminiErrorBody(status, message, options.retryAfterSeconds);
+  return openAiErrorBody(status, message, options);
+}
+
 /** True when a parsed body already is an error envelope of the given surface. */
 export function isErrorEnvelope(surface: ApiSurface, body: unknown): boolean {
   if (!body || typeof body !== 'object') return false;
@@ -68,5 +128,7 @@ export function isErrorEnvelope(surface: ApiSurface, body: unknown): boolean {
   const inner = record.error as Record<string, unknown> | undefined;
   if (!inner || typeof inner !== 'object' || typeof inner.message !== 'string') return false;
   // A messages-protocol envelope also has error.message; it is not an OpenAI envelope.
-  return surface === 'messages' ? record.type === 'error' && typeof inner.type === 'string' : record.type !== 'error';
+  if (surface === 'messages') return record.type === 'error' && typeof inner.type === 'string';
+  if (surface === 'gemini') return typeof inner.code === 'number' && typeof inner.status === 'string';
+  return record.type !== 'error';
 }

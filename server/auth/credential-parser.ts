@@ -36,6 +36,26 @@ export function extractApiKey(sources: CredentialSources): string {
   return checkKeyForm(match[3]!, 'Authorization header');
 }
 
+export interface GeminiCredentialSources {
+  authorization?: string;
+  googApiKey?: string;
+  /** The `key` query parameter. */
+  queryKey?: string;
+}
+
+/**
+ * The key of a Gemini API request: `x-goog-api-key` (what the Gemini SDKs and CLI send), the `key`
+ * query parameter, or `Authorization: Bearer`. The problem is named, never the value.
+ */
+export function extractGeminiKey(sources: GeminiCredentialSources): string {
+  if (sources.googApiKey !== undefined && sources.googApiKey !== '') return checkKeyForm(sources.googApiKey, 'x-goog-api-key header');
+  if (sources.queryKey !== undefined && sources.queryKey !== '') return checkKeyForm(sources.queryKey, '`key` query parameter');
+  if (sources.authorization === undefined || sources.authorization === '') {
+    throw unauthorized('missing_api_key', 'No API key was sent. Send it as the header `x-goog-api-key: <API_KEY>` (GEMINI_API_KEY for Gemini clients), as `?key=<API_KEY>`, or as `Authorization: Bearer <API_KEY>`.');
+  }
+  return extractApiKey({ authorization: sources.authorization, allowXApiKey: false });
+}
+
 function checkKeyForm(value: string, where: string): string {
   if (value === '') throw unauthorized('missing_api_key', `The ${where} carries no key. ${REMEDY}`);
   if (/[\r\n]/.test(value)) throw unauthorized('malformed_api_key', `The key in the ${where} contains a line break. ${REMEDY}`);

@@ -4,14 +4,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ConfigError } from '../errors/config-error.ts';
 import { DEFAULT_ROUTING, type ModelKind, type RoutingSettings } from '../providers/provider.ts';
-import { DEFAULT_TRANSLATION, type TranslationSettings } from '../providers/translate/translators.ts';
+import { DEFAULT_TRANSLATION, type TranslationSettings } from '../protocols/translation.ts';
+import type { ModelAlias } from '../providers/model-aliases.ts';
 
 // Loaded when a providers file is read: a gateway on the built-in demo provider never needs it.
 function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 }
 
-export type ProviderType = 'openai' | 'anthropic' | 'demo';
+export type ProviderType = 'openai' | 'anthropic' | 'gemini' | 'demo';
 
 export interface ModelEntry {
   name: string;
@@ -53,10 +54,12 @@ export interface LimitsConfig {
 
 export interface GatewayFileConfig {
   providers: ProviderConfig[];
+  /** Public names (exact or globs) that served models answer to. */
+  aliases: ModelAlias[];
   limits: LimitsConfig;
 }
 
-const TYPES: ProviderType[] = ['openai', 'anthropic', 'demo'];
+const TYPES: ProviderType[] = ['openai', 'anthropic', 'gemini', 'demo'];
 const KINDS: ModelKind[] = ['text', 'image', 'embedding'];
 const SECRET_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'secret', 'password'];
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -111,7 +114,12 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
     if (!TYPES.includes(p.type as ProviderType)) fail(file, `${at}.type`, `must be one of ${TYPES.join(', ')}`);
     const type = p.type as ProviderType;
     if (type !== 'demo') {
-      if (typeof p.baseUrl !== 'string' || !/^https?:\/\//.test(p.baseUrl)) fail(file, `${at}.baseUrl`, 'must be an http(s) URL');
+      // A gemini provider may leave it out: the public Gemini API root.
+      const optional = type === 'gemini' && p.baseUrl === undefined;
+      if (!optional && (typeof p.baseUrl !== 'string' || !/^https?:\/\//.test(p.baseUrl))) fail(file, `${at}.baseUrl`, 'must be an http(s) URL');
+      if (type === 'gemini' && typeof p.baseUrl === 'string' && /\/v1(beta)?\/?$/.test(p.baseUrl)) {
+        fail(file, `${at}.baseUrl`, 'must be the API root without a version (the gateway adds /v1beta): remove the trailing /v1beta');
+      }
       if (p.apiKeyEnv !== undefined && (typeof p.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.apiKeyEnv))) {
         fail(file, `${at}.apiKeyEnv`, 'must be an environment variable name');
       }
@@ -155,11 +163,25 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
   if (typeof limitsRaw !== 'object' || Array.isArray(limitsRaw)) fail(file, 'limits', 'must be a mapping');
   return {
     providers,
+    aliases: parseAliases(file, top.aliases, new Set(providers.flatMap((p) => p.models.map((m) => m.name)))),
     limits: {
       requestsPerMinute: positiveInteger(file, 'limits.requestsPerMinute', limitsRaw.requestsPerMinute),
       bodyLimitBytes: positiveInteger(file, 'limits.bodyLimitBytes', limitsRaw.bodyLimitBytes),
     },
   };
+}
+
+function parseAliases(file: string, value: unknown, served: ReadonlySet<string>): ModelAlias[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(file, 'aliases', 'must be a list of {name, model}');
+  return value.map((entry, i) => {
+    const at = `aliases[${i}]`;
+    const alias = (entry ?? {}) as Record<string, unknown>;
+    if (typeof alias.name !== 'string' || alias.name.trim() === '') fail(file, `${at}.name`, 'must be a model name or a glob such as claude-opus-*');
+    if (typeof alias.model !== 'string' || !served.has(alias.model)) fail(file, `${at}.model`, `must name a model a provider serves (${[...served].join(', ')})`);
+    if (served.has(alias.name)) fail(file, `${at}.name`, `"${alias.name}" is a served model already; an alias cannot hide it`);
+    return { name: alias.name, model: alias.model };
+  });
 }
 
 /** priority and weight, present only when the file sets them (defaults live in the router). */

@@ -36,6 +36,7 @@ export class FastLane {
   /** Requests the lane answered itself (the rest went to fastify). */
   served = 0;
   private readonly routes = new Map<string, LaneRoute>();
+  private readonly prefixRoutes: LaneRoute[] = [];
   private readonly maxDepth: number;
   private readonly logRequests: boolean;
 
@@ -45,7 +46,18 @@ export class FastLane {
   }
 
   add(route: ApiRoute): void {
-    this.routes.set(route.url, { ...route, validate: compileBodyValidator(route.bodySchema) });
+    const lane = { ...route, validate: compileBodyValidator(route.bodySchema) };
+    if (route.lanePrefix) this.prefixRoutes.push(lane);
+    else this.routes.set(route.url, lane);
+  }
+
+  /** A route matched by prefix: one more segment, plain (no percent-encoding, no further slash). */
+  private byPrefix(path: string): LaneRoute | undefined {
+    for (const route of this.prefixRoutes) {
+      const prefix = route.lanePrefix!;
+      if (path.length > prefix.length && path.startsWith(prefix) && path.indexOf('/', prefix.length) === -1 && !path.includes('%')) return route;
+    }
+    return undefined;
   }
 
   /** Puts the lane in front of fastify's request listener on `server`. */
@@ -63,7 +75,8 @@ export class FastLane {
     if (req.method !== 'POST') return false;
     const url = req.url!;
     const query = url.indexOf('?');
-    const route = this.routes.get(query === -1 ? url : url.slice(0, query));
+    const path = query === -1 ? url : url.slice(0, query);
+    const route = this.routes.get(path) ?? (this.prefixRoutes.length > 0 ? this.byPrefix(path) : undefined);
     if (route === undefined) return false;
     const headers = req.headers;
     if (!isJsonType(headers['content-type']) || headers['transfer-encoding'] !== undefined) return false;

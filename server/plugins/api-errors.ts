@@ -2,7 +2,7 @@
 // with a request id, and counts it in the key's usage.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiReply, ApiRequest } from '../api-exchange.ts';
-import { messagesErrorBody, openAiErrorBody } from '../../core/protocol/error-bodies.ts';
+import { errorBodyFor } from '../../core/protocol/error-bodies.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError } from '../providers/provider.ts';
 import type { GatewaySettings } from '../gateway-deps.ts';
@@ -23,11 +23,15 @@ export function sendApiError<Reply extends ApiReply>(request: ApiRequest, reply:
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
   if (isPermanent(error)) reply.header('x-should-retry', 'false');
   reply.code(error.status).type('application/json');
-  const body =
-    surface === 'messages'
-      ? messagesErrorBody(error.status, error.message, request.id)
-      : openAiErrorBody(error.status, error.message, { code: error.code, param: error.options.param ?? null });
-  reply.send(body);
+  const retryAfter = Number(error.options.headers?.['retry-after']);
+  reply.send(
+    errorBodyFor(surface, error.status, error.message, {
+      requestId: request.id,
+      code: error.code,
+      param: error.options.param ?? null,
+      retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined,
+    }),
+  );
   return reply;
 }
 

@@ -2,7 +2,7 @@
 // key authentication with the per-key rate limit, and usage counting at the end.
 import type { FastifyInstance } from 'fastify';
 import type { ApiReply, ApiRequest } from '../api-exchange.ts';
-import { extractApiKey } from '../auth/credential-parser.ts';
+import { extractApiKey, extractGeminiKey } from '../auth/credential-parser.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { surfaceOf } from '../gateway-request.ts';
@@ -112,7 +112,7 @@ export function logRequestLine(request: ApiRequest, reply: ApiReply): void {
 export function observeRequest(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): void {
   const metrics = deps.metrics;
   const route = request.routeOptions.url;
-  if (!metrics || !route?.startsWith('/v1/') || request.gateway?.observed) return;
+  if (!metrics || !route || !/^\/v1(beta)?\//.test(route) || request.gateway?.observed) return;
   request.gateway.observed = true;
   const provider = String(reply.getHeader('x-gateway-provider') ?? '');
   const status = request.gateway.outcome ?? String(request.gateway.outcomeStatus ?? reply.statusCode);
@@ -169,17 +169,22 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
   }
 }
 
+function geminiKey(request: ApiRequest): string {
+  const query = request.url.indexOf('?');
+  const queryKey = query === -1 ? undefined : (new URLSearchParams(request.url.slice(query + 1)).get('key') ?? undefined);
+  return extractGeminiKey({ authorization: request.headers.authorization, googApiKey: request.headers['x-goog-api-key'] as string | undefined, queryKey });
+}
+
 /**
  * Route-level onRequest hook: resolves the key (401, also once it expired), its budgets (429
  * `quota_exceeded`) and its rate limit, the key's own or the default (429 `rate_limit_exceeded`).
  */
 export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boolean }) {
   return async function authenticate(request: ApiRequest, reply: ApiReply): Promise<void> {
-    const allowXApiKey = options.allowXApiKey || request.gateway.surface === 'messages';
-    const key = extractApiKey({
+    const key = request.gateway.surface === 'gemini' ? geminiKey(request) : extractApiKey({
       authorization: request.headers.authorization,
       xApiKey: request.headers['x-api-key'] as string | undefined,
-      allowXApiKey,
+      allowXApiKey: options.allowXApiKey || request.gateway.surface === 'messages',
     });
     const auth = await deps.authenticator.authenticate(key);
     request.gateway.auth = auth;

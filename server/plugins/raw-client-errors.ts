@@ -4,7 +4,7 @@
 // surface from the request line when the parser kept it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { messagesErrorBody, openAiErrorBody, type ApiSurface } from '../../core/protocol/error-bodies.ts';
+import { errorBodyFor, type ApiSurface } from '../../core/protocol/error-bodies.ts';
 import { surfaceOf } from '../gateway-request.ts';
 
 interface ParserError extends Error {
@@ -34,7 +34,7 @@ function surfaceFromPacket(packet: unknown): ApiSurface {
 }
 
 export function errorBody(surface: ApiSurface, status: number, code: string, message: string, requestId: string): string {
-  return JSON.stringify(surface === 'messages' ? messagesErrorBody(status, message, requestId) : openAiErrorBody(status, message, { code }));
+  return JSON.stringify(errorBodyFor(surface, status, message, { requestId, code }));
 }
 
 /** fastify's clientErrorHandler: writes one answer in shape on the raw socket, then closes it. */

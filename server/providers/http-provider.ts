@@ -2,7 +2,7 @@
 // upstream, and the operations their protocol serves (each type names its paths and credentials).
 import { HttpUpstream } from './http-upstream.ts';
 import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from './provider.ts';
-import type { TranslationSettings } from './translate/translators.ts';
+import type { TranslationSettings } from '../protocols/translation.ts';
 
 export interface HttpProviderOptions {
   name: string;
@@ -43,9 +43,13 @@ export abstract class HttpProvider implements Provider {
     return operation in this.paths;
   }
 
+  /** The upstream path of a request, relative to the base URL. */
+  protected pathFor(request: ProviderRequest): string {
+    return this.paths[request.operation]! + (request.subpath ?? '') + request.query;
+  }
+
   send(request: ProviderRequest): Promise<ProviderResponse> {
-    const path = this.paths[request.operation]! + (request.subpath ?? '') + request.query;
-    return this.upstream.request(request.method ?? 'POST', path, request.body, this.upstreamHeaders(request.headers), request.signal);
+    return this.upstream.request(request.method ?? 'POST', this.pathFor(request), request.body, this.upstreamHeaders(request.headers), request.signal);
   }
 
   close(): Promise<void> {

@@ -4,10 +4,12 @@
 import type { ProviderConfig } from '../config/gateway-file.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { AnthropicProvider } from './anthropic/anthropic-provider.ts';
+import { GEMINI_PUBLIC_BASE_URL, GeminiProvider } from './gemini/gemini-provider.ts';
 import { DEFAULT_IMAGE_CONCURRENCY, DEFAULT_IMAGE_PIXEL_BUDGET } from './demo/demo-images.ts';
 import { DemoProvider } from './demo/demo-provider.ts';
 import { OpenAiProvider } from './openai/openai-provider.ts';
 import { DEFAULT_ROUTING, type ModelInfo, type ModelKind, type Provider, type RoutingSettings } from './provider.ts';
+import { AliasTable, type ModelAlias } from './model-aliases.ts';
 import { orderCandidates } from './routing/candidate-order.ts';
 import { ProviderHealth } from './routing/provider-health.ts';
 
@@ -24,12 +26,15 @@ interface RankedRoute extends Route {
 export interface RouterOptions {
   random?: () => number;
   now?: () => number;
+  /** Names that served models answer to (providers file `aliases`). */
+  aliases?: readonly ModelAlias[];
 }
 
 export class ModelRouter {
   private readonly routes = new Map<string, RankedRoute[]>();
   readonly health: ProviderHealth;
   private readonly random: () => number;
+  private readonly aliases: AliasTable;
 
   constructor(
     readonly providers: Provider[],
@@ -37,6 +42,7 @@ export class ModelRouter {
   ) {
     this.health = new ProviderHealth(options.now);
     this.random = options.random ?? Math.random;
+    this.aliases = new AliasTable(options.aliases);
     for (const provider of providers) {
       for (const model of provider.models) {
         const list = this.routes.get(model.id) ?? [];
@@ -47,23 +53,37 @@ export class ModelRouter {
     for (const list of this.routes.values()) list.sort((a, b) => a.priority - b.priority || b.weight - a.weight);
   }
 
+  /** The routes of a served name, or of the model an alias names. */
+  private routesOf(name: string): RankedRoute[] | undefined {
+    const routes = this.routes.get(name);
+    if (routes) return routes;
+    const target = this.aliases.target(name);
+    return target === undefined ? undefined : this.routes.get(target);
+  }
+
   /** The preferred route of a model (lowest priority, then highest weight, then file order). */
   resolve(model: string): Route | undefined {
-    const first = this.routes.get(model)?.[0];
+    const first = this.routesOf(model)?.[0];
     return first && { provider: first.provider, model: first.model };
   }
 
   /** Every route of a model in the order to try them for one request. */
   candidates(model: string): Route[] {
-    const all = this.routes.get(model) ?? [];
+    const all = this.routesOf(model) ?? [];
     // One route is tried whatever its health says (as when every route is cooling down).
     if (all.length <= 1) return all;
     const ready = all.filter((r) => this.health.available(r.provider.name, routingOf(r.provider)));
     return orderCandidates(ready.length > 0 ? ready : all, this.random).map(({ provider, model: info }) => ({ provider, model: info }));
   }
 
+  /** Served models and exact aliases (listed under their own name) of the given kinds. */
   list(...kinds: ModelKind[]): ModelInfo[] {
-    return [...this.routes.values()].map((list) => list[0]!.model).filter((m) => kinds.includes(m.kind));
+    const served = [...this.routes.values()].map((list) => list[0]!.model);
+    const aliased = this.aliases.exactNames().flatMap(([name, target]) => {
+      const model = this.routes.get(target)?.[0]?.model;
+      return model && !this.routes.has(name) ? [{ ...model, id: name, displayName: `${name} (alias of ${target})` }] : [];
+    });
+    return [...served, ...aliased].filter((m) => kinds.includes(m.kind));
   }
 
   async close(): Promise<void> {
@@ -112,6 +132,8 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
         return new OpenAiProvider({ ...common, baseUrl: config.baseUrl!, apiKey, responsesApi: config.responsesApi });
       case 'anthropic':
         return new AnthropicProvider({ ...common, baseUrl: config.baseUrl!, apiKey, authHeader: config.authHeader });
+      case 'gemini':
+        return new GeminiProvider({ ...common, baseUrl: config.baseUrl ?? GEMINI_PUBLIC_BASE_URL, apiKey });
     }
   });
 }

@@ -2,13 +2,25 @@
 // Routes never branch on a provider's name; they ask what it supports, and translate between the
 // text protocols (translate/) when a provider speaks the other one.
 import type { RequestAbort } from '../relay/request-abort.ts';
-import type { TranslationSettings } from './translate/translators.ts';
+import type { TranslationSettings } from '../protocols/translation.ts';
 
 /**
  * `responses` creates a response; `response_lookup` reaches a stored response by id (retrieve,
  * input items, delete, cancel) at an upstream that keeps them.
  */
-export type Operation = 'chat' | 'messages' | 'count_tokens' | 'images' | 'responses' | 'response_lookup' | 'embeddings';
+export type Operation =
+  | 'chat'
+  | 'messages'
+  | 'count_tokens'
+  | 'images'
+  | 'responses'
+  | 'response_lookup'
+  | 'embeddings'
+  /** Gemini's generateContent (and its stream), countTokens, embedContent, batchEmbedContents. */
+  | 'gemini'
+  | 'gemini_count_tokens'
+  | 'gemini_embed'
+  | 'gemini_batch_embed';
 
 export interface ProviderRequest {
   operation: Operation;

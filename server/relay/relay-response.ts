@@ -4,16 +4,17 @@
 import type { ApiReply, ApiRequest } from '../api-exchange.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError, type ProviderResponse } from '../providers/provider.ts';
-import { clientErrorBody } from '../providers/translate/error-translation.ts';
-import { isRecord, parseJsonText } from '../providers/translate/json-values.ts';
-import { TranslationError } from '../providers/translate/translation-error.ts';
-import type { Translator } from '../providers/translate/translators.ts';
+import { clientErrorBody } from '../protocols/shared/error-translation.ts';
+import { isRecord, parseJsonText } from '../protocols/shared/json-values.ts';
+import { TranslationError } from '../protocols/shared/translation-error.ts';
+import type { Translator } from '../protocols/translation.ts';
 import { usageFromJson } from '../usage/usage-extractor.ts';
 import { readBody } from './read-body.ts';
 import type { RequestAbort } from './request-abort.ts';
 import { passThroughSteps } from './passthrough-stream.ts';
 import { translatedSteps } from './translated-stream.ts';
 import { relayUpstreamHeaders } from './upstream-headers.ts';
+import { jsonArraySteps } from './json-array-stream.ts';
 import { writeStream } from './write-stream.ts';
 
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
@@ -30,6 +31,8 @@ export interface RelayOptions {
   abort: RequestAbort;
   /** Set when the provider speaks the other protocol. */
   translator?: Translator;
+  /** How a stream reaches the client (a Gemini client without alt=sse reads a JSON array). */
+  framing?: 'sse' | 'json-array';
   timing: UpstreamTiming;
   /** Upstream calls made for this request, retries and fallbacks included. */
   attempts: number;
@@ -129,8 +132,10 @@ export async function relayResponse(request: ApiRequest, reply: ApiReply, respon
   }
 
   stampOverhead(reply, options.timing);
-  const steps = options.translator ? translatedSteps(surface, state, { ...options, translator: options.translator }) : passThroughSteps(surface, state, options);
-  const type = options.translator ? 'text/event-stream; charset=utf-8' : contentType;
+  const eventSteps = options.translator ? translatedSteps(surface, state, { ...options, translator: options.translator }) : passThroughSteps(surface, state, options);
+  const arrayed = options.framing === 'json-array';
+  const steps = arrayed ? jsonArraySteps(eventSteps) : eventSteps;
+  const type = arrayed ? 'application/json; charset=utf-8' : options.translator ? 'text/event-stream; charset=utf-8' : contentType;
   const openStreams = options.openStreams;
   if (openStreams) {
     openStreams.inc();

@@ -1,9 +1,8 @@
 // The event that ends a stream which failed after the client already received 200.
 import { encodeSse } from '../../core/protocol/sse.ts';
-import { messagesErrorBody, openAiErrorBody, type ApiSurface } from '../../core/protocol/error-bodies.ts';
+import { errorBodyFor, type ApiSurface } from '../../core/protocol/error-bodies.ts';
 
+/** Messages streams name the event `error`; chat-completions and Gemini streams send the envelope as data. */
 export function streamErrorEvent(surface: ApiSurface, message: string): string {
-  return surface === 'messages'
-    ? encodeSse(messagesErrorBody(502, message), 'error')
-    : encodeSse(openAiErrorBody(502, message, { code: 'upstream_stream_error' }));
+  return encodeSse(errorBodyFor(surface, 502, message, { code: 'upstream_stream_error' }), surface === 'messages' ? 'error' : undefined);
 }

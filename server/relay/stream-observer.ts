@@ -10,12 +10,16 @@ import { SseParser, type SseEvent } from '../../core/protocol/sse.ts';
 import { HAS_USAGE_OBJECT, isUsageOnlyChunk, StreamUsage, type TokenCounts } from '../usage/usage-extractor.ts';
 
 /** Text whose events may carry usage, end the stream or report an error: these are parsed. */
-const MAY_MATTER = /"usage"\s*:\s*\{|\[DONE\]|message_stop|error|response\.(?:completed|incomplete|failed)/;
+const MAY_MATTER = /"usage"\s*:\s*\{|\[DONE\]|message_stop|error|response\.(?:completed|incomplete|failed)|"usageMetadata"|"finishReason"/;
+
+/** A Gemini stream's last chunk names why the generation ended; an error chunk ends it too. */
+const GEMINI_END_DATA = /"finishReason"\s*:|^\{\s*"error"\s*:/;
 
 /** A Responses stream ends with response.completed, .incomplete or .failed (named by `event:`, or first in the data). */
 const RESPONSES_END_DATA = /^\{"type":"response\.(completed|incomplete|failed)"/;
 
-function isTerminal(e: SseEvent): boolean {
+function isTerminal(e: SseEvent, surface: ApiSurface): boolean {
+  if (surface === 'gemini') return GEMINI_END_DATA.test(e.data);
   if (e.data === '[DONE]' || e.event === 'message_stop' || e.event === 'error') return true;
   return e.event === undefined ? RESPONSES_END_DATA.test(e.data) : RESPONSES_TERMINAL_EVENTS.has(e.event);
 }
@@ -68,7 +72,7 @@ export class StreamObserver {
    *   output is then whole events (what `take` returns), otherwise each chunk as received.
    */
   constructor(
-    surface: ApiSurface,
+    private readonly surface: ApiSurface,
     target: TokenCounts & { generatedChars?: number },
     private readonly strip: boolean,
   ) {
@@ -123,7 +127,7 @@ export class StreamObserver {
     let sent = events.slice(0, start);
     for (const e of parsed) {
       if (e.data !== '[DONE]') this.usage.readUsage(e.data);
-      if (isTerminal(e)) this.finished = true;
+      if (isTerminal(e, this.surface)) this.finished = true;
       if (!this.strip || !isUsageOnlyChunk(e.data)) sent += e.raw;
     }
     return sent;

@@ -6,10 +6,10 @@
 import type { GatewayRequestState } from '../gateway-request.ts';
 import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
 import { encodeSse, SseParser, type SseEvent } from '../../core/protocol/sse.ts';
-import { parseJsonText } from '../providers/translate/json-values.ts';
-import type { StreamEventOut } from '../providers/translate/stream-types.ts';
-import { TranslationError } from '../providers/translate/translation-error.ts';
-import type { Translator } from '../providers/translate/translators.ts';
+import { parseJsonText } from '../protocols/shared/json-values.ts';
+import type { StreamEventOut } from '../protocols/shared/stream-types.ts';
+import { TranslationError } from '../protocols/shared/translation-error.ts';
+import type { Translator } from '../protocols/translation.ts';
 import { isUsageOnlyEvent, StreamUsage } from '../usage/usage-extractor.ts';
 import type { RelayOptions } from './relay-response.ts';
 import { streamErrorEvent } from './stream-error-event.ts';
@@ -35,6 +35,13 @@ export function translatedSteps(surface: ApiSurface, state: GatewayRequestState,
       // Keep-alive comments mean the same in both protocols: pass them on.
       if (e.comment) {
         text += e.raw;
+        continue;
+      }
+      // The commonest event, a piece of text, skips the parse and the stringify where both codecs can.
+      const frame = translation.rawText?.(current, e.data);
+      if (frame !== undefined) {
+        usage.countText(e.data);
+        text += frame;
         continue;
       }
       const data = e.data === '[DONE]' ? '[DONE]' : parseJsonText(e.data);

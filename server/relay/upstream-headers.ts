@@ -6,7 +6,7 @@ import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
 /** Understood by both protocols' clients, so they travel through translations too. */
 const RETRY_HEADERS = ['retry-after', 'retry-after-ms', 'x-should-retry'];
 
-const RATE_LIMIT_PREFIX: Record<ApiSurface, string> = { messages: 'anthropic-ratelimit-', openai: 'x-ratelimit-' };
+const RATE_LIMIT_PREFIX: Record<ApiSurface, string> = { messages: 'anthropic-ratelimit-', openai: 'x-ratelimit-', gemini: 'x-ratelimit-' };
 
 /**
  * Copies the upstream's retry hints always, and for an upstream of the client's own protocol its

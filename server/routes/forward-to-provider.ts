@@ -4,13 +4,13 @@
 // happened before any byte reached the client, and relay the first usable answer.
 import type { ApiReply, ApiRequest } from '../api-exchange.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
-import { checkModelAllowed } from '../limits/key-enforcement.ts';
+import { allowedModels, checkModelAllowed } from '../limits/key-enforcement.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { routingOf, type Route } from '../providers/model-router.ts';
 import { UpstreamError, type ModelKind, type Operation, type ProviderResponse } from '../providers/provider.ts';
 import { backoffMs, isRetryableStatus, retrySameProvider } from '../providers/routing/retry-policy.ts';
-import { TranslationError } from '../providers/translate/translation-error.ts';
-import { adaptationFor, DEFAULT_TRANSLATION, type Translator } from '../providers/translate/translators.ts';
+import { TranslationError } from '../protocols/shared/translation-error.ts';
+import { adaptationFor, DEFAULT_TRANSLATION, type Translator } from '../protocols/translation.ts';
 import { settleAnswer } from '../relay/settle-answer.ts';
 import { RequestAbort } from '../relay/request-abort.ts';
 import { readUpstreamBody, relayResponse, sendUpstreamError, type BufferedResponse, type RelayOptions, type UpstreamTiming } from '../relay/relay-response.ts';
@@ -43,6 +43,10 @@ const ENDPOINT_OF: Record<Operation, string> = {
   responses: '/v1/responses',
   response_lookup: '/v1/responses/{id}',
   embeddings: '/v1/embeddings',
+  gemini: '/v1beta/models/{model}:generateContent',
+  gemini_count_tokens: '/v1beta/models/{model}:countTokens',
+  gemini_embed: '/v1beta/models/{model}:embedContent',
+  gemini_batch_embed: '/v1beta/models/{model}:batchEmbedContents',
 };
 
 const PROTOCOL_NAME: Record<Operation, string> = {
@@ -53,6 +57,10 @@ const PROTOCOL_NAME: Record<Operation, string> = {
   responses: 'Responses',
   response_lookup: 'Responses',
   embeddings: 'embeddings',
+  gemini: 'Gemini API',
+  gemini_count_tokens: 'Gemini API',
+  gemini_embed: 'Gemini embeddings',
+  gemini_batch_embed: 'Gemini embeddings',
 };
 
 export interface ForwardOptions {
@@ -63,6 +71,8 @@ export interface ForwardOptions {
   /** Fields the gateway must set on a same-protocol upstream request (the client's bytes are kept otherwise). */
   overrides?: Record<string, unknown>;
   stripUsageChunk?: boolean;
+  /** How a stream reaches the client: server-sent events, or a JSON array (Gemini without alt=sse). */
+  streamFraming?: 'sse' | 'json-array';
 }
 
 interface PreparedRequest {
@@ -79,13 +89,28 @@ function prepare(route: Route, request: ApiRequest, options: ForwardOptions): Pr
   const json = request.body as Record<string, unknown>;
   if (adaptation.translator) {
     const translator = adaptation.translator.forRequest?.(json) ?? adaptation.translator;
-    const translated = translator.request(json, route.model.upstreamModel, route.provider.translation ?? DEFAULT_TRANSLATION);
+    const translated = translator.request(json, route.model.upstreamModel, route.provider.translation ?? DEFAULT_TRANSLATION, options.stream);
     return { operation: adaptation.operation, json: translated, body: Buffer.from(JSON.stringify(translated)), translator };
   }
-  const renamed = route.model.upstreamModel !== route.model.id;
+  // Gemini names the model in the path, which the provider builds from upstreamModel.
+  const renamed = route.model.upstreamModel !== route.model.id && !adaptation.operation.startsWith('gemini');
   const changed = renamed || options.overrides !== undefined;
   const upstreamJson = changed ? { ...json, ...options.overrides, ...(renamed ? { model: route.model.upstreamModel } : {}) } : json;
   return { operation: adaptation.operation, json: upstreamJson, body: changed ? Buffer.from(JSON.stringify(upstreamJson)) : request.rawBody!, translator: undefined };
+}
+
+/** 404 for a model name nobody serves: the served ones of that kind, and where the client's protocol lists them. */
+function unknownModel(deps: GatewayDeps, request: ApiRequest, options: ForwardOptions): GatewayError {
+  const listUrl = options.kind === 'image' ? `${deps.settings.publicImageUrl}/v1/models` : request.gateway.surface === 'gemini' ? `${deps.settings.publicUrl}/v1beta/models` : `${deps.settings.publicUrl}/v1/models`;
+  const allowed = request.gateway.auth && allowedModels(request.gateway.auth);
+  const served = deps.router.list(options.kind).map((m) => m.id).filter((id) => !allowed || allowed.includes(id));
+  const shown = served.length > 12 ? `${served.slice(0, 12).join(', ')} and ${served.length - 12} more` : served.join(', ');
+  return new GatewayError(
+    404,
+    'model_not_found',
+    `The model "${options.modelName}" does not exist or is not available to this key.${served.length ? ` Served here: ${shown}.` : ''} GET ${listUrl} lists the models you can use.`,
+    { param: 'model' },
+  );
 }
 
 function notServable(route: Route, operation: Operation): GatewayError {
@@ -99,15 +124,7 @@ function notServable(route: Route, operation: Operation): GatewayError {
 
 export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, reply: ApiReply, options: ForwardOptions): Promise<ApiReply> {
   const candidates = deps.router.candidates(options.modelName).filter((r) => r.model.kind === options.kind);
-  if (candidates.length === 0) {
-    const listUrl = options.kind === 'image' ? deps.settings.publicImageUrl : deps.settings.publicUrl;
-    throw new GatewayError(
-      404,
-      'model_not_found',
-      `The model "${options.modelName}" does not exist or is not available to this key. GET ${listUrl}/v1/models lists the models you can use.`,
-      { param: 'model' },
-    );
-  }
+  if (candidates.length === 0) throw unknownModel(deps, request, options);
   request.gateway.model = candidates[0]!.model.id;
   if (request.gateway.auth) checkModelAllowed(request.gateway.auth, options.modelName, request.gateway.model);
 
@@ -151,13 +168,14 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
         stripUsageChunk: options.stripUsageChunk ?? false,
         abort,
         translator: prepared.translator,
+        framing: options.streamFraming ?? 'sse',
         timing,
         attempts,
         openStreams: deps.metrics?.openStreams,
       };
       health.begin(provider.name);
       // Counting tokens generates nothing: only generation is billed however it ends.
-      if (options.operation !== 'count_tokens') request.gateway.reachedProvider = true;
+      if (options.operation !== 'count_tokens' && options.operation !== 'gemini_count_tokens') request.gateway.reachedProvider = true;
       const started = performance.now();
       let response: ProviderResponse | undefined;
       try {

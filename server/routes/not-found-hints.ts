@@ -24,9 +24,21 @@ function requestPath(request: FastifyRequest): string {
   return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }
 
+/** A Gemini client whose base URL carries a version: the client adds /v1beta itself. */
+function geminiVersionTwice(path: string, settings: GatewaySettings): GatewayError | undefined {
+  if (!/^\/v1(beta)?\/v1beta\//.test(path)) return undefined;
+  return new GatewayError(
+    404,
+    'doubled_version',
+    `The URL ${path} carries the API version twice: a Gemini client adds /v1beta itself. Set its base URL (GOOGLE_GEMINI_BASE_URL) to ${settings.publicUrl}, without /v1 or /v1beta.`,
+  );
+}
+
 export function textNotFound(settings: GatewaySettings) {
   return (request: FastifyRequest): GatewayError => {
     const path = requestPath(request);
+    const geminiDoubled = geminiVersionTwice(path, settings);
+    if (geminiDoubled) return geminiDoubled;
     const doubled = doubledV1(path, request, settings, false);
     if (doubled) return doubled;
     if (IMAGE_PATHS.test(path)) {

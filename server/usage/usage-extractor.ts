@@ -15,8 +15,20 @@ function messagesInput(usage: Json): number {
   return n(usage.input_tokens) + n(usage.cache_creation_input_tokens) + n(usage.cache_read_input_tokens);
 }
 
+/** Gemini's usageMetadata: the prompt includes its cached part; thoughts are output beside the candidates. */
+function geminiCounts(metadata: Json): TokenCounts {
+  return {
+    inputTokens: n(metadata.promptTokenCount) + n(metadata.toolUsePromptTokenCount),
+    outputTokens: n(metadata.candidatesTokenCount) + n(metadata.thoughtsTokenCount),
+  };
+}
+
 /** Usage of a complete JSON answer. */
 export function usageFromJson(surface: ApiSurface, body: unknown): TokenCounts {
+  if (surface === 'gemini') {
+    const metadata = (body as Json | undefined)?.usageMetadata as Json | undefined;
+    return metadata ? geminiCounts(metadata) : { inputTokens: 0, outputTokens: 0 };
+  }
   const usage = (body as Json | undefined)?.usage as Json | undefined;
   if (!usage) return { inputTokens: 0, outputTokens: 0 };
   if (surface === 'messages') return { inputTokens: messagesInput(usage), outputTokens: n(usage.output_tokens) };
@@ -28,6 +40,7 @@ export function usageFromJson(surface: ApiSurface, body: unknown): TokenCounts {
 
 /** A usage object (not `"usage":null`, which chat streams send in every chunk). */
 export const HAS_USAGE_OBJECT = /"usage"\s*:\s*\{/;
+const HAS_USAGE_METADATA = /"usageMetadata"\s*:\s*\{/;
 
 /**
  * String values of the fields that carry generated text in the protocols' stream events (Responses:
@@ -60,7 +73,7 @@ export class StreamUsage implements TokenCounts {
 
   /** Reads the token counts of one event's data, when it carries a usage object. */
   readUsage(data: string): void {
-    if (!HAS_USAGE_OBJECT.test(data)) return;
+    if (!(this.surface === 'gemini' ? HAS_USAGE_METADATA : HAS_USAGE_OBJECT).test(data)) return;
     let event: unknown;
     try {
       event = JSON.parse(data);
@@ -91,6 +104,10 @@ export class StreamUsage implements TokenCounts {
         if (Array.isArray(d.tool_calls)) for (const call of d.tool_calls as Json[]) chars += textLength(call?.function?.arguments);
       }
     }
+    if (Array.isArray(event.candidates)) {
+      const parts = (event.candidates[0] as Json | undefined)?.content?.parts;
+      if (Array.isArray(parts)) for (const part of parts as Json[]) chars += textLength(part?.text);
+    }
     if (chars === 0) return;
     this.generatedChars += chars;
     if (this.target) this.target.generatedChars = this.generatedChars;
@@ -112,6 +129,11 @@ export class StreamUsage implements TokenCounts {
   }
 
   private observeUsage(event: Json): void {
+    if (this.surface === 'gemini') {
+      // Gemini repeats its usage in chunks; the last one counts.
+      if (event.usageMetadata) Object.assign(this, geminiCounts(event.usageMetadata as Json));
+      return;
+    }
     if (this.surface === 'messages') {
       const start = event.message?.usage as Json | undefined;
       if (event.type === 'message_start' && start) {

@@ -78,7 +78,8 @@ describe('openai client (Responses) -> gateway -> translated upstreams', () => {
         model: 'gpt-up',
         messages: [
           { role: 'system', content: 'Be brief.' },
-          { role: 'user', content: 'Say hello' },
+          // Through the canonical model a user turn is a list of parts.
+          { role: 'user', content: [{ type: 'text', text: 'Say hello' }] },
         ],
         max_completion_tokens: 50,
         temperature: 0.5,
@@ -138,8 +139,8 @@ describe('openai client (Responses) -> gateway -> translated upstreams', () => {
           role: 'assistant',
           content: 'Checking.',
           tool_calls: [
-            { id: 'call_sf', type: 'function', function: { name: 'get_weather', arguments: '{"city": "San Francisco"}' } },
-            { id: 'call_mu', type: 'function', function: { name: 'get_weather', arguments: '{"city": "München"}' } },
+            { id: 'call_sf', type: 'function', function: { name: 'get_weather', arguments: '{"city":"San Francisco"}' } },
+            { id: 'call_mu', type: 'function', function: { name: 'get_weather', arguments: '{"city":"München"}' } },
           ],
         },
         { role: 'tool', tool_call_id: 'call_sf', content: '18 C' },

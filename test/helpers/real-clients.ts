@@ -12,6 +12,8 @@ const CACHE = join(ROOT, 'node_modules', '.cache', 'gwctl-real-clients');
 export const CLAUDE_CODE = { name: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' } as const;
 /** The Codex CLI: a Node launcher whose native binary comes in a platform optionalDependency (same registry). */
 export const CODEX_CLI = { name: '@openai/codex', version: '0.169.0', bin: 'codex' } as const;
+/** Gemini CLI: one bundled package, no dependencies beyond optional native helpers (node-pty, keytar). */
+export const GEMINI_CLI = { name: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' } as const;
 
 export interface RealClient {
   name: string;
@@ -180,6 +182,68 @@ export async function runCodex(options: CodexRun): Promise<RunResult> {
   mkdirSync(cwd, { recursive: true });
   const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--color', 'never', options.prompt];
   return run(bin, args, { env: isolatedEnv(options.home, { CODEX_HOME: codexHome, ...options.env }), cwd, timeoutMs: options.timeoutMs ?? 180_000 });
+}
+
+/**
+ * ~/.gemini/settings.json for a run (names read from 0.61.0's settings schema). `gemini-api-key`
+ * is required: with GOOGLE_GEMINI_BASE_URL alone the CLI picks its `gateway` auth type and exits 41
+ * before sending anything. The rest keeps it on the API alone: no auto-update or update check, no
+ * usage statistics (also drops the x-gemini-api-privileged-user-id header), telemetry off, no IDE
+ * companion, no folder-trust prompt.
+ */
+export function geminiSettings(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    ide: { enabled: false },
+    ...extra,
+  };
+}
+
+export interface GeminiRun {
+  /** Client variables: GOOGLE_GEMINI_BASE_URL (loopback), GEMINI_API_KEY, GEMINI_MODEL, … */
+  env: Record<string, string | undefined>;
+  prompt: string;
+  home: string;
+  cwd?: string;
+  timeoutMs?: number;
+  /** Arguments before `-p <prompt>`, such as ['--output-format', 'json'] or ['-m', 'gemini-2.5-flash']. */
+  args?: string[];
+  /** Top-level keys merged over geminiSettings()' (whole sections replace). */
+  settings?: Record<string, unknown>;
+}
+
+/**
+ * `gemini -p <prompt>` (one non-interactive prompt) with a temp HOME holding ~/.gemini/settings.json.
+ * GEMINI_CLI_NO_RELAUNCH keeps it one process (it otherwise re-spawns itself with a bigger heap, and
+ * a timeout kill would miss the child). Headers, body and the model it asks for by default are
+ * recorded in test/e2e/gemini-cli-fake.test.ts.
+ */
+export async function runGemini(options: GeminiRun): Promise<RunResult> {
+  const bin = await installRealClient(GEMINI_CLI);
+  for (const [name, value] of Object.entries(options.env)) {
+    if (/_BASE_URL$/.test(name) && value && !LOOPBACK_URL.test(value)) {
+      throw new Error(`${name}=${value} is not on loopback; real clients under test talk to loopback only`);
+    }
+  }
+  const geminiHome = join(options.home, '.gemini');
+  mkdirSync(geminiHome, { recursive: true });
+  writeFileSync(join(geminiHome, 'settings.json'), `${JSON.stringify(geminiSettings(options.settings), null, 2)}\n`);
+  const cwd = options.cwd ?? join(options.home, 'work');
+  mkdirSync(cwd, { recursive: true });
+  // It writes an error report (gemini-client-error-*.json) to the temp folder on every failed call.
+  const tmp = join(options.home, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  const env = isolatedEnv(options.home, {
+    TMPDIR: tmp,
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+    GEMINI_TELEMETRY_ENABLED: 'false',
+    NO_COLOR: '1',
+    ...options.env,
+  });
+  return run(bin, [...(options.args ?? []), '-p', options.prompt], { env, cwd, timeoutMs: options.timeoutMs ?? 180_000 });
 }
 
 /** The environment a command such as `gwctl start` gets, isolated the same way as the client. */

@@ -113,6 +113,8 @@ interface Answer {
 }
 
 const HOT_PATHS = new Set(['/v1/chat/completions', '/v1/messages', '/v1/messages/count_tokens']);
+/** The Gemini generation route, matched by its prefix: /v1beta/models/{model}:{method}. */
+const GEMINI_PATH = /^\/v1beta\/models\/[^/]+$/;
 
 function decodedPath(path: string): string {
   const bare = path.split('?', 1)[0]!;
@@ -448,7 +450,7 @@ describe('the fast lane answers the hot routes exactly as fastify does', () => {
       lifecycle.draining = false;
     });
     const requestId = typeof answer.headers['x-request-id'] === 'string' ? answer.headers['x-request-id'] : undefined;
-    const hot = (c.method ?? 'POST') === 'POST' && HOT_PATHS.has(decodedPath(c.path));
+    const hot = (c.method ?? 'POST') === 'POST' && (HOT_PATHS.has(decodedPath(c.path)) || GEMINI_PATH.test(decodedPath(c.path)));
     // Usage is counted for every request a key authenticated on a key-checked route (the model list included).
     const keyChecked = hot || ((c.method ?? 'POST') === 'GET' && decodedPath(c.path) === '/v1/models');
     const usageExpected = keyChecked && keyIsValid(c) && !c.noHost && !c.draining && answer.status !== 401 ? 1 : 0;
@@ -573,6 +575,22 @@ describe('the fast lane answers the hot routes exactly as fastify does', () => {
       { name: 'count_tokens on an openai upstream (no equivalent)', status: 400, path: COUNT, json: { model: 'oa-chat', messages: prompt }, lane: true },
       { name: 'count_tokens without messages', status: 400, path: COUNT, json: { model: 'demo-chat' }, lane: true },
     ]));
+
+  it('the Gemini API: generation through each upstream, SSE and JSON-array streams, countTokens, refusals', () => {
+    const gem = (extra: Record<string, unknown> = {}) => ({ contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }], ...extra });
+    const at = (model: string, method: string) => `/v1beta/models/${model}:${method}`;
+    return runCases([
+      { name: 'gemini generateContent on the demo (translated)', status: 200, path: at('demo-chat', 'generateContent'), json: gem(), lane: true },
+      { name: 'gemini SSE stream through an anthropic upstream', status: 200, path: `${at('an-chat', 'streamGenerateContent')}?alt=sse`, json: gem(), lane: true },
+      { name: 'gemini JSON-array stream through an openai upstream', status: 200, path: at('oa-chat', 'streamGenerateContent'), json: gem(), lane: true },
+      { name: 'gemini countTokens on an anthropic upstream', status: 200, path: at('an-chat', 'countTokens'), json: gem(), lane: true },
+      { name: 'gemini unknown model', status: 404, path: at('no-such-model', 'generateContent'), json: gem(), lane: true },
+      { name: 'gemini unknown method', status: 404, path: at('demo-chat', 'frobnicate'), json: gem(), lane: true },
+      { name: 'gemini untranslatable field', status: 400, path: at('demo-chat', 'generateContent'), json: gem({ cachedContent: 'cachedContents/x' }), lane: true },
+      { name: 'gemini without a key', status: 401, path: at('demo-chat', 'generateContent'), key: null, json: gem(), lane: true },
+      { name: 'gemini percent-encoded path (left to fastify)', status: 200, path: at('demo%2Dchat', 'generateContent'), json: gem(), lane: false },
+    ]);
+  });
 
   it('keys: missing, malformed, unknown, x-api-key refused on chat and accepted on messages, a model the key may not use', () =>
     runCases([

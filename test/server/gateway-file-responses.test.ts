@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { parseGatewayConfig } from '../../server/config/gateway-file.ts';
 import { ConfigError } from '../../server/errors/config-error.ts';
 import { buildProviders, ModelRouter } from '../../server/providers/model-router.ts';
-import { adaptationFor } from '../../server/providers/translate/translators.ts';
+import { adaptationFor } from '../../server/protocols/translation.ts';
 
 test('responsesApi makes an openai provider serve Responses natively; without it Responses go through translation', () => {
   const config = parseGatewayConfig('p.json', {

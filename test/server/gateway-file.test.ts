@@ -28,7 +28,8 @@ test('YAML and JSON files give the same providers, with defaults filled in', () 
 
 const bad: Array<[string, unknown, RegExp]> = [
   ['inline secret', { providers: [{ name: 'x', type: 'openai', baseUrl: 'http://h/v1', apiKey: 'sk-live', models: ['m'] }] }, /providers\[0\]\.apiKey is an inline secret/],
-  ['unknown type', { providers: [{ name: 'x', type: 'gemini', models: ['m'] }] }, /providers\[0\]\.type must be one of/],
+  ['unknown type', { providers: [{ name: 'x', type: 'palm', models: ['m'] }] }, /providers\[0\]\.type must be one of/],
+  ['a gemini baseUrl with a version', { providers: [{ name: 'x', type: 'gemini', baseUrl: 'https://g.example/v1beta', models: ['m'] }] }, /providers\[0\]\.baseUrl must be the API root without a version/],
   ['no base URL', { providers: [{ name: 'x', type: 'anthropic', models: ['m'] }] }, /baseUrl must be an http/],
   ['no models', { providers: [{ name: 'x', type: 'openai', baseUrl: 'http://h/v1' }] }, /models must be a non-empty list/],
   ['duplicate name', { providers: [{ name: 'd', type: 'demo' }, { name: 'd', type: 'demo' }] }, /"d" is used twice/],

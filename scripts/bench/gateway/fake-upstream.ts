@@ -2,7 +2,8 @@
 // POST /v1/chat/completions answers a fixed JSON body, or, when the request asks for
 // "stream": true, an SSE stream of content chunks, a usage chunk and `data: [DONE]`, shaped
 // like the real service with include_usage (each chunk carries "usage": null). POST /v1/messages
-// answers the same in the messages protocol (the gateway's translated path).
+// answers the same in the messages protocol, POST /v1beta/models/{model}:generateContent (and
+// :streamGenerateContent?alt=sse) in the Gemini API (the gateway's translated paths).
 // Prints {"port": N} on stdout once it listens; exits on SIGTERM/SIGINT or when stdin closes.
 import { createServer } from 'node:http';
 import { serveChild } from './serve-child.ts';
@@ -65,6 +66,28 @@ export const MESSAGES_STREAM_EVENTS: Buffer[] = [
   messagesEvent({ type: 'message_stop' }),
 ].map((s) => Buffer.from(s));
 
+/** The same answer in the Gemini API, for the Gemini-upstream path (a chat client, a gemini upstream). */
+export const GEMINI_JSON_BODY = Buffer.from(
+  JSON.stringify({
+    candidates: [{ content: { role: 'model', parts: [{ text: 'Hello! This is a fixed answer from the benchmark upstream.' }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 12, totalTokenCount: 21 },
+    modelVersion: FAKE_MODEL,
+    responseId: 'gemini-bench',
+  }),
+);
+
+const geminiChunk = (parts: unknown[], last = false) =>
+  `data: ${JSON.stringify({
+    candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+    usageMetadata: last ? { promptTokenCount: 9, candidatesTokenCount: 8, totalTokenCount: 17 } : { promptTokenCount: 9, totalTokenCount: 9 },
+    modelVersion: FAKE_MODEL,
+    responseId: 'gemini-bench',
+  })}\r\n\r\n`;
+export const GEMINI_STREAM_EVENTS: Buffer[] = [
+  ...Array.from({ length: STREAM_CONTENT_CHUNKS - 2 }, (_, i) => geminiChunk([{ text: ` word${i}` }])),
+  geminiChunk([{ text: '' }], true),
+].map((s) => Buffer.from(s));
+
 const STREAM_FLAG = /"stream"\s*:\s*true/;
 
 function main(): void {
@@ -80,6 +103,16 @@ function main(): void {
         }
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         for (const event of MESSAGES_STREAM_EVENTS) res.write(event);
+        res.end();
+        return;
+      }
+      if (req.method === 'POST' && path === `/v1beta/models/${FAKE_MODEL}:generateContent`) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': GEMINI_JSON_BODY.length }).end(GEMINI_JSON_BODY);
+        return;
+      }
+      if (req.method === 'POST' && path === `/v1beta/models/${FAKE_MODEL}:streamGenerateContent`) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        for (const event of GEMINI_STREAM_EVENTS) res.write(event);
         res.end();
         return;
       }

@@ -4,6 +4,8 @@
 //   bare hop  a bare Node pass-through (undici Pool relay, no auth, no parsing): the yardstick,
 //   gateway   `gwctl serve` with auth, routing and usage on (rate limit off),
 //   translated  the same gateway serving the chat client from a messages upstream (translation),
+//   gemini client  the same gateway serving a Gemini-API client from that messages upstream,
+//   gemini upstream  the same gateway serving the chat client from a gemini upstream,
 // for chat completions as JSON and as a stream (stream: true, include_usage: true):
 //   - throughput under load (autocannon, N connections, several rounds in rotating order),
 //   - sequential latency (one request at a time, interleaved), i.e. added latency without queueing,
@@ -30,17 +32,26 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../../..');
 const HARD_LIMIT_MS = 6 * 60_000;
 
-const ALL_TARGETS = ['direct', 'bare hop', 'gateway', 'translated', 'pg+redis'] as const;
+const ALL_TARGETS = ['direct', 'bare hop', 'gateway', 'translated', 'gemini client', 'gemini upstream', 'pg+redis'] as const;
 type TargetName = (typeof ALL_TARGETS)[number];
 /**
  * The paths of this run: 'translated' is the same gateway serving a chat client from a messages
  * upstream; 'pg+redis' (the gateway on PostgreSQL + Redis) only with --scale-out.
  */
-let TARGETS: readonly TargetName[] = ['direct', 'bare hop', 'gateway', 'translated'];
+const SINGLE_INSTANCE: readonly TargetName[] = ['direct', 'bare hop', 'gateway', 'translated', 'gemini client', 'gemini upstream'];
+let TARGETS: readonly TargetName[] = SINGLE_INSTANCE;
 const TRANSLATED_MODEL = 'bench-translated';
+const GEMINI_UPSTREAM_MODEL = 'bench-gemini';
+/** The paths served through a translation: each is held to the same goal against the hop. */
+const TRANSLATED_TARGETS: readonly TargetName[] = ['translated', 'gemini client', 'gemini upstream'];
 const GOAL_TRANSLATED_VS_HOP = 0.7;
 const GOAL_SCALE_OUT_VS_SQLITE = 0.9;
 const MODES = ['JSON', 'stream'] as const;
+const TRANSLATED_ROUTE: Record<string, string> = {
+  translated: 'a chat client, a messages upstream',
+  'gemini client': 'a Gemini-API client, a messages upstream',
+  'gemini upstream': 'a chat client, a gemini upstream',
+};
 type Mode = (typeof MODES)[number];
 
 // Goals: issue 2 ("Benchmark"), DESIGN.md ("Performance principles") and issue 14 (the hop ratios).
@@ -122,7 +133,23 @@ function requestBody(mode: Mode, model = FAKE_MODEL): string {
   });
 }
 
-/** The translated path answers the messages upstream's text as a chat completion (or chunks ending with [DONE]). */
+function geminiRequestBody(): string {
+  return JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hello to the benchmark.' }] }], generationConfig: { maxOutputTokens: 16 } });
+}
+
+/** The Gemini-client path answers the messages upstream's text as a Gemini answer (or SSE chunks). */
+function checkGeminiClient(mode: Mode, text: string): void {
+  if (mode === 'JSON') {
+    const parts = (JSON.parse(text) as { candidates?: Array<{ content?: { parts?: Array<{ text?: string }> } }> }).candidates?.[0]?.content?.parts ?? [];
+    if (parts.map((p) => p.text).join('') !== 'Hello! This is a fixed answer from the benchmark upstream.') throw new Error(`gemini client (JSON) answered something else: ${text.slice(0, 400)}`);
+    return;
+  }
+  const words = Array.from({ length: 8 }, (_, i) => ` word${i}`).join('');
+  const received = [...text.matchAll(/"text":"([^"]*)"/g)].map((m) => m[1]).join('');
+  if (received !== words || !/"finishReason":"STOP"/.test(text)) throw new Error(`gemini client (stream) answered something else: ${text.slice(0, 600)}`);
+}
+
+/** The translated paths answer the upstream's text as a chat completion (or chunks ending with [DONE]). */
 function checkTranslated(mode: Mode, text: string): void {
   if (mode === 'JSON') {
     const content = (JSON.parse(text) as { choices?: Array<{ message?: { content?: string } }> }).choices?.[0]?.message?.content;
@@ -195,6 +222,7 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   const providers = [
     { name: 'fake', type: 'openai', baseUrl: `${fakeOrigin}/v1`, models: [FAKE_MODEL] },
     { name: 'fake-messages', type: 'anthropic', baseUrl: fakeOrigin, models: [{ name: TRANSLATED_MODEL, upstreamModel: FAKE_MODEL }] },
+    { name: 'fake-gemini', type: 'gemini', baseUrl: fakeOrigin, models: [{ name: GEMINI_UPSTREAM_MODEL, upstreamModel: FAKE_MODEL }] },
   ];
   const gateway = await startGateway(children, env, tmp, { providers }, {
     nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
@@ -202,20 +230,32 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   });
   const { origin: gatewayOrigin, key } = gateway;
   const scaleOut = options.scaleOut ? await startScaleOutGateway(children, env, join(tmp, 'providers.json'), pinning) : undefined;
-  TARGETS = scaleOut ? ALL_TARGETS : ['direct', 'bare hop', 'gateway', 'translated'];
+  TARGETS = scaleOut ? ALL_TARGETS : SINGLE_INSTANCE;
 
   // Idle: started and settled, no request served yet.
   await sleep(2_000);
   const idle = { gateway: readMemory(gateway.pid), hop: readMemory(hop.pid), fake: readMemory(fake.pid) };
   log(`idle RSS: gateway ${mib(idle.gateway.rssMiB)}, bare hop ${mib(idle.hop.rssMiB)}, fake upstream ${mib(idle.fake.rssMiB)}`);
 
-  const origins: Record<TargetName, string> = { direct: fakeOrigin, 'bare hop': hopOrigin, gateway: gatewayOrigin, translated: gatewayOrigin, 'pg+redis': scaleOut?.origin ?? '' };
-  const keys: Partial<Record<TargetName, string>> = { gateway: key, translated: key, 'pg+redis': scaleOut?.key };
-  const target = (name: TargetName, mode: Mode): Target => ({
-    url: `${origins[name]}/v1/chat/completions`,
-    headers: { 'content-type': 'application/json', ...(keys[name] ? { authorization: `Bearer ${keys[name]}` } : {}) },
-    body: requestBody(mode, name === 'translated' ? TRANSLATED_MODEL : FAKE_MODEL),
-  });
+  const origins: Record<TargetName, string> = {
+    direct: fakeOrigin,
+    'bare hop': hopOrigin,
+    gateway: gatewayOrigin,
+    translated: gatewayOrigin,
+    'gemini client': gatewayOrigin,
+    'gemini upstream': gatewayOrigin,
+    'pg+redis': scaleOut?.origin ?? '',
+  };
+  const keys: Partial<Record<TargetName, string>> = { gateway: key, translated: key, 'gemini client': key, 'gemini upstream': key, 'pg+redis': scaleOut?.key };
+  const target = (name: TargetName, mode: Mode): Target => {
+    const headers = { 'content-type': 'application/json', ...(keys[name] ? { authorization: `Bearer ${keys[name]}` } : {}) };
+    if (name === 'gemini client') {
+      const method = mode === 'JSON' ? 'generateContent' : 'streamGenerateContent?alt=sse';
+      return { url: `${origins[name]}/v1beta/models/${TRANSLATED_MODEL}:${method}`, headers, body: geminiRequestBody() };
+    }
+    const model = name === 'translated' ? TRANSLATED_MODEL : name === 'gemini upstream' ? GEMINI_UPSTREAM_MODEL : FAKE_MODEL;
+    return { url: `${origins[name]}/v1/chat/completions`, headers, body: requestBody(mode, model) };
+  };
 
   // Every path must answer 200 with the upstream's bytes (the translated one: the same text in the
   // chat protocol) before any number means anything.
@@ -223,7 +263,11 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     for (const name of TARGETS) {
       const answer = await fetchOnce(target(name, mode));
       if (answer.status !== 200) throw new Error(`${name} (${mode}) answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
-      if (name === 'translated') {
+      if (name === 'gemini client') {
+        checkGeminiClient(mode, answer.body.toString('utf8'));
+        continue;
+      }
+      if (name === 'translated' || name === 'gemini upstream') {
         checkTranslated(mode, answer.body.toString('utf8'));
         continue;
       }
@@ -244,7 +288,15 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     sequential.set(mode, await runSequential(TARGETS.map((name) => ({ name, ...target(name, mode) })), options.sequentialWarmup, options.sequential));
   }
 
-  const pidOf: Record<TargetName, number> = { direct: fake.pid, 'bare hop': hop.pid, gateway: gateway.pid, translated: gateway.pid, 'pg+redis': scaleOut?.pid ?? 0 };
+  const pidOf: Record<TargetName, number> = {
+    direct: fake.pid,
+    'bare hop': hop.pid,
+    gateway: gateway.pid,
+    translated: gateway.pid,
+    'gemini client': gateway.pid,
+    'gemini upstream': gateway.pid,
+    'pg+redis': scaleOut?.pid ?? 0,
+  };
   const lookupsBefore = scaleOut ? await scaleOut.databaseLookups() : 0;
   const cells: Cell[] = MODES.flatMap((mode) => TARGETS.map((t) => ({ mode, target: t, runs: [] as LoadResult[], serverCpuS: 0 })));
   const loadStartedAt = Date.now();
@@ -378,7 +430,8 @@ function buildReport(
   const verdicts = {
     vsDirect: { JSON: 0, stream: 0 } as Record<Mode, number>,
     vsHop: { JSON: 0, stream: 0 } as Record<Mode, number>,
-    translatedVsHop: { JSON: 0, stream: 0 } as Record<Mode, number>,
+    /** Per translated path: req/s against the hop's. */
+    translatedVsHop: Object.fromEntries(TRANSLATED_TARGETS.map((t) => [t, { JSON: 0, stream: 0 }])) as Record<string, Record<Mode, number>>,
     overHopSeqP50: { JSON: 0, stream: 0 } as Record<Mode, number>,
     overHopSeqP99: { JSON: 0, stream: 0 } as Record<Mode, number>,
   };
@@ -398,7 +451,7 @@ function buildReport(
         ms(s.p99),
         count(s.cpuUsPerRequest),
         name === 'direct' ? dash : ratio(s.rps / direct.rps),
-        name === 'gateway' || name === 'translated' || name === 'pg+redis' ? ratio(s.rps / hop.rps) : dash,
+        name === 'gateway' || TRANSLATED_TARGETS.includes(name) || name === 'pg+redis' ? ratio(s.rps / hop.rps) : dash,
         name === 'direct' ? dash : signedMs(s.p50 - direct.p50),
         name === 'direct' ? dash : signedMs(s.p99 - direct.p99),
       ]);
@@ -407,7 +460,7 @@ function buildReport(
         verdicts.vsHop[mode] = s.rps / hop.rps;
         cpu[mode] = { gateway: s.cpuUsPerRequest, hop: hop.cpuUsPerRequest };
       }
-      if (name === 'translated') verdicts.translatedVsHop[mode] = s.rps / hop.rps;
+      if (TRANSLATED_TARGETS.includes(name)) verdicts.translatedVsHop[name]![mode] = s.rps / hop.rps;
     }
   }
 
@@ -454,7 +507,10 @@ function buildReport(
     `- Gateway >= 0.8x the bare Node hop's req/s (issue 14): ${both(verdicts.vsHop, ratio)} → ${met(MODES.every((m) => verdicts.vsHop[m] >= GOAL_VS_HOP))}.`,
     `- Gateway CPU per request <= 1.5x the hop's (issue 14; less sensitive to a busy machine): ${MODES.map((m) => `${m} ${count(cpu[m].gateway)} µs vs ${count(cpu[m].hop)} µs = ${ratio(cpu[m].gateway / cpu[m].hop)}`).join(', ')} → ${met(MODES.every((m) => cpu[m].gateway <= GOAL_CPU_VS_HOP * cpu[m].hop))}.`,
     `- Added latency over the hop, sequential (no queueing): p50 <= 0.3 ms: ${both(verdicts.overHopSeqP50, (v) => `${signedMs(v, 3)} ms`)} → ${met(MODES.every((m) => verdicts.overHopSeqP50[m] <= GOAL_ADDED_P50_MS))}; p99 <= 1.5 ms: ${both(verdicts.overHopSeqP99, (v) => `${signedMs(v, 3)} ms`)} → ${met(MODES.every((m) => verdicts.overHopSeqP99[m] <= GOAL_ADDED_P99_MS))}.`,
-    `- Translated route (a chat client, a messages upstream) >= 0.7x the bare hop's req/s: ${both(verdicts.translatedVsHop, ratio)} → ${met(MODES.every((m) => verdicts.translatedVsHop[m] >= GOAL_TRANSLATED_VS_HOP))}.`,
+    ...TRANSLATED_TARGETS.map(
+      (t) =>
+        `- Translated route "${t}" (${TRANSLATED_ROUTE[t]}) >= 0.7x the bare hop's req/s: ${both(verdicts.translatedVsHop[t]!, ratio)} → ${met(MODES.every((m) => verdicts.translatedVsHop[t]![m]! >= GOAL_TRANSLATED_VS_HOP))}.`,
+    ),
     `- Idle gateway RSS < 80 MB: ${mib(memory.idle.gateway.rssMiB)} → ${met(memory.idle.gateway.rssMiB * 1.048576 < GOAL_IDLE_RSS_MIB)}.`,
   ];
   if (scaleOutLookups) {

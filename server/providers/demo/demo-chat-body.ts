@@ -1,6 +1,7 @@
 // The demo model's answers in the chat-completions protocol: one JSON body or SSE chunks.
 import { encodeSse } from '../../../core/protocol/sse.ts';
-import { chunkPieces, type DemoCompletion } from './demo-text.ts';
+import { chunkPieces, countTokens, type DemoCompletion } from './demo-text.ts';
+import { argumentPieces, type DemoToolCall } from './demo-tool-call.ts';
 
 export function chatCompletionJson(id: string, model: string, created: number, c: DemoCompletion): unknown {
   return {
@@ -44,6 +45,47 @@ export function chatCompletionFrames(id: string, model: string, created: number,
         usage: { prompt_tokens: c.inputTokens, completion_tokens: c.outputTokens, total_tokens: c.inputTokens + c.outputTokens },
       }),
     );
+  }
+  frames.push('data: [DONE]\n\n');
+  return frames;
+}
+
+/** A forced tool call as one chat-completions answer. */
+export function chatToolJson(id: string, model: string, created: number, call: DemoToolCall, inputTokens: number): unknown {
+  const outputTokens = countTokens(call.arguments);
+  return {
+    id,
+    object: 'chat.completion',
+    created,
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: `call_${id.slice(9)}`, type: 'function', function: { name: call.name, arguments: call.arguments } }] },
+        logprobs: null,
+        finish_reason: 'tool_calls',
+      },
+    ],
+    usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
+  };
+}
+
+/** A forced tool call as chat-completions chunks: id and name first, then the arguments in pieces. */
+export function chatToolFrames(id: string, model: string, created: number, call: DemoToolCall, inputTokens: number, includeUsage: boolean): string[] {
+  const outputTokens = countTokens(call.arguments);
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...(includeUsage ? { usage: null } : {}),
+  });
+  const frames = [encodeSse(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${id.slice(9)}`, type: 'function', function: { name: call.name, arguments: '' } }] }, null))];
+  for (const piece of argumentPieces(call.arguments)) frames.push(encodeSse(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }, null)));
+  frames.push(encodeSse(chunk({}, 'tool_calls')));
+  if (includeUsage) {
+    frames.push(encodeSse({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens } }));
   }
   frames.push('data: [DONE]\n\n');
   return frames;

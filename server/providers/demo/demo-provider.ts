@@ -1,15 +1,17 @@
 // The built-in `demo` provider: a text model for every text protocol (chat-completions, messages,
-// Responses), an image model and an embedding model, with no upstream account. Answers are
-// deterministic, streamed in several chunks with honest usage.
+// Responses; Gemini clients reach it through translation), an image model and an embedding model,
+// with no upstream account. Answers are deterministic, streamed in several chunks with honest usage;
+// a request that forces a tool call gets one (demo-tool-call.ts), so tool round trips can be tested.
 import { messagesErrorBody, openAiErrorBody } from '../../../core/protocol/error-bodies.ts';
 import { randomBase62 } from '../../auth/random-tokens.ts';
 import type { RequestAbort } from '../../relay/request-abort.ts';
 import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from '../provider.ts';
 import { encodeSse } from '../../../core/protocol/sse.ts';
-import { chatCompletionFrames, chatCompletionJson } from './demo-chat-body.ts';
+import { chatCompletionFrames, chatCompletionJson, chatToolFrames, chatToolJson } from './demo-chat-body.ts';
 import { DEMO_EMBEDDING_MODEL, demoEmbeddings } from './demo-embeddings.ts';
 import { DEMO_IMAGE_MODEL, DemoImages, type DemoImageLimits } from './demo-images.ts';
-import { messageFrames, messageJson } from './demo-messages-body.ts';
+import { messageFrames, messageJson, messageToolFrames, messageToolJson } from './demo-messages-body.ts';
+import { forcedChatCall, forcedMessagesCall } from './demo-tool-call.ts';
 import { demoResponses } from './demo-responses.ts';
 import { ResponseStore } from './response-store.ts';
 import { completeDemo, countTokens } from './demo-text.ts';
@@ -62,8 +64,9 @@ export class DemoProvider implements Provider {
     ];
   }
 
-  supports(_operation: Operation): boolean {
-    return true;
+  /** Every operation of the OpenAI and messages protocols; Gemini clients reach it through translation. */
+  supports(operation: Operation): boolean {
+    return !operation.startsWith('gemini');
   }
 
   async send(request: ProviderRequest): Promise<ProviderResponse> {
@@ -84,6 +87,8 @@ export class DemoProvider implements Provider {
         const result = demoEmbeddings(request.json, request.upstreamModel);
         return json(result.status, result.body);
       }
+      default:
+        return json(400, openAiErrorBody(400, `The demo provider does not speak ${request.operation}.`));
     }
   }
 
@@ -100,12 +105,18 @@ export class DemoProvider implements Provider {
       return json(400, openAiErrorBody(400, `temperature must be a number from 0 to 2, got ${JSON.stringify(temperature)}.`, { param: 'temperature' }));
     }
     const text = promptText(body);
-    const maxTokens = (body.max_completion_tokens ?? body.max_tokens) as number | undefined;
-    const completion = completeDemo(text.lastUser, text.all, maxTokens);
     const id = `chatcmpl-${randomBase62(24)}`;
     const created = Math.floor(Date.now() / 1000);
-    if (!request.stream) return json(200, chatCompletionJson(id, request.upstreamModel, created, completion));
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    const call = forcedChatCall(body, text.lastUser);
+    if (call) {
+      const inputTokens = countTokens(text.all);
+      if (!request.stream) return json(200, chatToolJson(id, request.upstreamModel, created, call, inputTokens));
+      return this.stream(chatToolFrames(id, request.upstreamModel, created, call, inputTokens, includeUsage), request.signal);
+    }
+    const maxTokens = (body.max_completion_tokens ?? body.max_tokens) as number | undefined;
+    const completion = completeDemo(text.lastUser, text.all, maxTokens);
+    if (!request.stream) return json(200, chatCompletionJson(id, request.upstreamModel, created, completion));
     return this.stream(chatCompletionFrames(id, request.upstreamModel, created, completion, includeUsage), request.signal);
   }
 
@@ -116,8 +127,14 @@ export class DemoProvider implements Provider {
       return json(400, messagesErrorBody(400, `messages.${badRole}.role: must be one of ${DEMO_MESSAGE_ROLES.join(', ')}, got ${JSON.stringify(messages[badRole]?.role)}.`));
     }
     const text = promptText(request.json);
-    const completion = completeDemo(text.lastUser, text.all, request.json.max_tokens as number);
     const id = `msg_${randomBase62(24)}`;
+    const call = forcedMessagesCall(request.json, text.lastUser);
+    if (call) {
+      const inputTokens = countTokens(text.all);
+      if (!request.stream) return json(200, messageToolJson(id, request.upstreamModel, call, inputTokens));
+      return this.stream(messageToolFrames(id, request.upstreamModel, call, inputTokens), request.signal);
+    }
+    const completion = completeDemo(text.lastUser, text.all, request.json.max_tokens as number);
     if (!request.stream) return json(200, messageJson(id, request.upstreamModel, completion));
     return this.stream(messageFrames(id, request.upstreamModel, completion), request.signal);
   }

@@ -18,10 +18,11 @@ import {
   startResponse,
   textDelta,
   type Draft,
-} from '../translate/responses-events.ts';
-import { responseEcho } from '../translate/responses-object.ts';
-import type { StreamEventOut } from '../translate/stream-types.ts';
+} from '../../protocols/responses/events.ts';
+import { responseEcho } from '../../protocols/responses/response-object.ts';
+import type { StreamEventOut } from '../../protocols/shared/stream-types.ts';
 import { chunkPieces, completeDemo, countTokens, tokenPieces } from './demo-text.ts';
+import { demoArguments } from './demo-tool-call.ts';
 import type { ResponseStore } from './response-store.ts';
 import { responsesPrompt } from './responses-prompt.ts';
 
@@ -35,19 +36,6 @@ function forcedFunction(body: Json): Json | undefined {
   if (choice === 'required') return tools[0];
   if (choice && typeof choice === 'object' && choice.type === 'function') return tools.find((t) => t.name === choice.name);
   return undefined;
-}
-
-/** Arguments from the function's schema: strings get the prompt, numbers its length, booleans true. */
-function demoArguments(tool: Json, prompt: string): string {
-  const schema = (tool.parameters ?? {}) as Json;
-  const properties = (schema.properties ?? {}) as Record<string, Json>;
-  const names = Array.isArray(schema.required) && schema.required.length > 0 ? (schema.required as string[]) : Object.keys(properties);
-  const args: Json = {};
-  for (const name of names) {
-    const type = properties[name]?.type;
-    args[name] = type === 'number' || type === 'integer' ? prompt.length : type === 'boolean' ? true : type === 'array' ? [prompt] : type === 'object' ? {} : prompt;
-  }
-  return JSON.stringify(args);
 }
 
 function demoReasoning(prompt: string): string {
@@ -87,7 +75,7 @@ export function demoResponses(body: Json, model: string, upstreamId: string, cre
   let outputText = '';
   let truncated = false;
   if (tool) {
-    const args = demoArguments(tool, prompt.lastUser);
+    const args = demoArguments(tool.parameters, prompt.lastUser);
     outputTokens += countTokens(args);
     outputText = args;
     openCall(s, out, '0', { callId: `call_${upstreamId}`, name: String(tool.name) });

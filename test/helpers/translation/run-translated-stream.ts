@@ -3,7 +3,7 @@
 // many writes), plus the request state it left behind (usage, outcome).
 import type { ApiSurface } from '../../../core/protocol/error-bodies.ts';
 import type { GatewayRequestState } from '../../../server/gateway-request.ts';
-import type { Translator } from '../../../server/providers/translate/translators.ts';
+import type { Translator } from '../../../server/protocols/translation.ts';
 import { translatedSteps } from '../../../server/relay/translated-stream.ts';
 import { RequestAbort } from '../../../server/relay/request-abort.ts';
 

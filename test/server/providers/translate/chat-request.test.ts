@@ -2,12 +2,12 @@
 // what, and what is refused with 400 naming the field.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { chatRequestToMessages } from '../../../../server/providers/translate/chat-request-to-messages.ts';
-import { TranslationError } from '../../../../server/providers/translate/translation-error.ts';
+import { translatorBetween } from '../../../../server/protocols/translation.ts';
+import { TranslationError } from '../../../../server/protocols/shared/translation-error.ts';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const PDF = 'JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PD4+CmVuZG9iagp0cmFpbGVyCjw8Pj4KJSVFT0YK';
-const toMessages = (body: Record<string, unknown>) => chatRequestToMessages(body, { upstreamModel: 'claude-up', defaultMaxTokens: 4096 });
+const toMessages = (body: Record<string, unknown>) => translatorBetween('chat', 'messages')!.request(body, 'claude-up', { defaultMaxTokens: 4096, maxTokensField: 'max_tokens' });
 
 const user = (content: unknown) => ({ role: 'user', content });
 

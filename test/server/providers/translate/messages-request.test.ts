@@ -2,13 +2,13 @@
 // what, and what is refused with 400 naming the field.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { messagesRequestToChat } from '../../../../server/providers/translate/messages-request-to-chat.ts';
-import { TranslationError } from '../../../../server/providers/translate/translation-error.ts';
+import { translatorBetween } from '../../../../server/protocols/translation.ts';
+import { TranslationError } from '../../../../server/protocols/shared/translation-error.ts';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const PDF = 'JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PD4+CmVuZG9iagp0cmFpbGVyCjw8Pj4KJSVFT0YK';
 const toChat = (body: Record<string, unknown>, maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens') =>
-  messagesRequestToChat(body, { upstreamModel: 'gpt-up', maxTokensField });
+  translatorBetween('messages', 'chat')!.request(body, 'gpt-up', { defaultMaxTokens: 4096, maxTokensField });
 
 const user = (content: unknown) => ({ role: 'user', content });
 

@@ -2,8 +2,8 @@
 // JSON answers translated back, and refusals naming the field as the client wrote it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { TranslationError } from '../../../../server/providers/translate/translation-error.ts';
-import { translatorBetween } from '../../../../server/providers/translate/translators.ts';
+import { TranslationError } from '../../../../server/protocols/shared/translation-error.ts';
+import { translatorBetween } from '../../../../server/protocols/translation.ts';
 
 const toChat = translatorBetween('responses', 'chat')!;
 const toMessages = translatorBetween('responses', 'messages')!;
@@ -36,9 +36,9 @@ describe('Responses request -> chat-completions request', () => {
     assert.deepEqual(out, {
       model: 'up',
       messages: [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'system', content: 'Use tools.' },
-        { role: 'user', content: 'List files' },
+        // Through the canonical model: instructions and developer items are one system prompt of two parts.
+        { role: 'system', content: [{ type: 'text', text: 'Be brief.' }, { type: 'text', text: 'Use tools.' }] },
+        { role: 'user', content: [{ type: 'text', text: 'List files' }] },
         { role: 'assistant', content: 'Listing.', reasoning_content: 'Run ls.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'shell', arguments: '{"cmd":"ls"}' } }] },
         { role: 'tool', tool_call_id: 'call_1', content: 'a.txt' },
       ],

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { translatorBetween } from '../../../../server/providers/translate/translators.ts';
+import { translatorBetween } from '../../../../server/protocols/translation.ts';
 import { parseSseText } from '../../../helpers/translation/accumulate.ts';
 import { accumulateResponses, type ResponsesView } from '../../../helpers/translation/accumulate-responses.ts';
 import { CHUNKINGS, runTranslatedStream } from '../../../helpers/translation/run-translated-stream.ts';

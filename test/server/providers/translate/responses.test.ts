@@ -1,10 +1,13 @@
 // Table-driven tests of JSON answers and error bodies in both directions.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { chatResponseToMessages } from '../../../../server/providers/translate/chat-response-to-messages.ts';
-import { clientErrorBody } from '../../../../server/providers/translate/error-translation.ts';
-import { messagesResponseToChat } from '../../../../server/providers/translate/messages-response-to-chat.ts';
-import { TranslationError } from '../../../../server/providers/translate/translation-error.ts';
+import { clientErrorBody } from '../../../../server/protocols/shared/error-translation.ts';
+import { translatorBetween } from '../../../../server/protocols/translation.ts';
+import { TranslationError } from '../../../../server/protocols/shared/translation-error.ts';
+
+// A chat client of a messages upstream, and a messages client of a chat upstream.
+const messagesResponseToChat = (body: Record<string, unknown>, context: { created: number }) => translatorBetween('chat', 'messages')!.response(body, context) as any;
+const chatResponseToMessages = (body: Record<string, unknown>) => translatorBetween('messages', 'chat')!.response(body, { created: 0 });
 
 const MESSAGE_BASE = { id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-up', stop_sequence: null };
 const CHAT_BASE = { id: 'chatcmpl-1', object: 'chat.completion', created: 1700000000, model: 'gpt-up' };

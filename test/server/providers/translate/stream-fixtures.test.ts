@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { translatorBetween } from '../../../../server/providers/translate/translators.ts';
+import { translatorBetween } from '../../../../server/protocols/translation.ts';
 import { accumulateChat, accumulateMessages, parseSseText, type ChatView, type MessagesView } from '../../../helpers/translation/accumulate.ts';
 import { CHUNKINGS, runTranslatedStream } from '../../../helpers/translation/run-translated-stream.ts';
 

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { SseParser } from '../../../../core/protocol/sse.ts';
-import type { StreamEventIn, StreamEventOut, StreamTranslation } from '../../../../server/providers/translate/stream-types.ts';
-import { TranslationError } from '../../../../server/providers/translate/translation-error.ts';
-import { translatorBetween } from '../../../../server/providers/translate/translators.ts';
+import type { StreamEventIn, StreamEventOut, StreamTranslation } from '../../../../server/protocols/shared/stream-types.ts';
+import { TranslationError } from '../../../../server/protocols/shared/translation-error.ts';
+import { translatorBetween } from '../../../../server/protocols/translation.ts';
 
 const toChat = translatorBetween('chat', 'messages')!.stream;
 const toMessages = translatorBetween('messages', 'chat')!.stream;

@@ -1,0 +1,57 @@
+// Gemini embedContent and batchEmbedContents for an embedding model served by an OpenAI-style
+// upstream (or the demo): the contents' text becomes `input`, outputDimensionality `dimensions`,
+// and the vectors come back as {embedding: {values}} or {embeddings: [{values}]}.
+import type { Json } from '../../../core/protocol/chat-types.ts';
+import { asNumber, asRecord, isUnset } from '../shared/json-values.ts';
+import { identityStream } from '../shared/identity-stream.ts';
+import { refuse } from '../shared/translation-error.ts';
+import type { Translator } from '../translation.ts';
+
+function contentText(content: unknown, field: string): string {
+  const parts = asRecord(content).parts;
+  if (!Array.isArray(parts) || parts.length === 0) refuse(`${field}.parts`, 'must be a non-empty list of text parts.');
+  return parts
+    .map((p, i) => {
+      const text = asRecord(p).text;
+      if (typeof text !== 'string') refuse(`${field}.parts[${i}]`, 'the embedding model takes text parts only.');
+      return text;
+    })
+    .join('\n');
+}
+
+function dimensions(body: Json, field: string): Json {
+  const value = body.outputDimensionality;
+  if (isUnset(value)) return {};
+  if (asNumber(value) === undefined) refuse(field, 'must be a whole number.');
+  return { dimensions: value };
+}
+
+const vectors = (body: unknown): Json[] =>
+  (Array.isArray(asRecord(body).data) ? (asRecord(body).data as unknown[]) : []).map((d) => ({ values: asRecord(d).embedding ?? [] }));
+
+export const GEMINI_EMBED_TO_OPENAI: Translator = {
+  clientOperation: 'gemini_embed',
+  upstreamOperation: 'embeddings',
+  upstreamSurface: 'openai',
+  request: (body, upstreamModel) => ({ model: upstreamModel, input: contentText(body.content, 'content'), ...dimensions(body, 'outputDimensionality') }),
+  response: (body) => ({ embedding: vectors(body)[0] ?? { values: [] } }),
+  stream: identityStream,
+};
+
+export const GEMINI_BATCH_EMBED_TO_OPENAI: Translator = {
+  clientOperation: 'gemini_batch_embed',
+  upstreamOperation: 'embeddings',
+  upstreamSurface: 'openai',
+  request(body, upstreamModel) {
+    const requests = body.requests;
+    if (!Array.isArray(requests) || requests.length === 0) refuse('requests', 'must be a non-empty list of embedContent requests.');
+    const first = asRecord(requests[0]);
+    return {
+      model: upstreamModel,
+      input: requests.map((r, i) => contentText(asRecord(r).content, `requests[${i}].content`)),
+      ...dimensions(first, 'requests[0].outputDimensionality'),
+    };
+  },
+  response: (body) => ({ embeddings: vectors(body) }),
+  stream: identityStream,
+};

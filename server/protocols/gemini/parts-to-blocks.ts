@@ -1,0 +1,36 @@
+// The parts of a Gemini candidate as canonical blocks: thoughts as thinking (with the signature the
+// part carried), text, and function calls as tool_use whose id carries the call's signature. A text
+// part's signature is Gemini's own bookkeeping for a turn without calls and is not needed back.
+import type { Json } from '../../../core/protocol/chat-types.ts';
+import type { ResponseBlock } from '../../../core/protocol/messages-types.ts';
+import { asRecord, asString, isRecord } from '../shared/json-values.ts';
+import { unrepresentable } from '../shared/translation-error.ts';
+import { callIdWithSignature } from './call-ids.ts';
+
+export type PartBlock = ResponseBlock | undefined;
+
+/** One part; `callNumber` names calls that come without an id. */
+export function blockFromPart(part: Json, field: string, callNumber: number): PartBlock {
+  const signature = asString(part.thoughtSignature);
+  if (typeof part.text === 'string') {
+    if (part.thought === true) return { type: 'thinking', thinking: part.text, signature: signature ?? '' };
+    return { type: 'text', text: part.text };
+  }
+  if (isRecord(part.functionCall)) {
+    const call = part.functionCall;
+    const own = asString(call.id) ?? `call_${callNumber}`;
+    return { type: 'tool_use', id: callIdWithSignature(own, signature), name: String(call.name ?? ''), input: isRecord(call.args) ? call.args : {} };
+  }
+  if (signature !== undefined && Object.keys(part).length === 1) return undefined;
+  unrepresentable(`${field}`, `is a part (${Object.keys(part).join(', ')}) the client's protocol has no equivalent for.`);
+}
+
+export function candidateParts(body: Json): Json[] {
+  const candidate = asRecord(Array.isArray(body.candidates) ? body.candidates[0] : undefined);
+  const parts = asRecord(candidate.content).parts;
+  return Array.isArray(parts) ? parts.map(asRecord) : [];
+}
+
+export function candidateFinish(body: Json): string | undefined {
+  return asString(asRecord(Array.isArray(body.candidates) ? body.candidates[0] : undefined).finishReason);
+}
