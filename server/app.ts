@@ -1,7 +1,7 @@
 // Builds the two fastify listeners (text API and image API) from shared dependencies.
 // Never listens: start.ts does, and tests use app.inject.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { GatewayDeps } from './gateway-deps.ts';
+import type { GatewayDeps, TrustProxy } from './gateway-deps.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './serve-options.ts';
 import './gateway-request.ts';
 import { nextRequestId } from './request-ids.ts';
@@ -24,6 +24,11 @@ import { registerWeb } from './web/web-plugin.ts';
 import { FastLane } from './fast-lane/fast-lane.ts';
 import { registerAdminApi } from './admin-api/admin-api-plugin.ts';
 
+/** A hop count becomes fastify's function form (its types take no number): the nearest `hops` proxies are believed. */
+function fastifyTrustProxy(trust: TrustProxy): string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 function baseApp(deps: GatewayDeps): FastifyInstance {
   const requestTimeout = deps.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
@@ -31,6 +36,8 @@ function baseApp(deps: GatewayDeps): FastifyInstance {
     // One line per request is written by the onResponse hook below, without query strings.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.settings.bodyLimitBytes,
+    // request.ip (login throttling, audit entries) is the client behind trusted reverse proxies only.
+    ...(deps.settings.trustProxy !== undefined ? { trustProxy: fastifyTrustProxy(deps.settings.trustProxy) } : {}),
     genReqId: nextRequestId,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, allowUnionTypes: true } },
     // While draining, the API hooks answer 503 in the route's shape (fastify's own would not be).

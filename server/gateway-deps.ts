@@ -30,7 +30,21 @@ export interface GatewaySettings {
    * per-request pipeline (server/fast-lane/). Default on; false sends every request through fastify.
    */
   fastLane?: boolean;
+  /**
+   * Reverse proxies in front whose X-Forwarded-For is believed (`--trust-proxy`): their addresses
+   * or ranges, or how many hops; absent = none, the socket address is the client's.
+   */
+  trustProxy?: TrustProxy;
+  /** Strict-Transport-Security max-age in seconds on the web pages when the public URL is https; absent or 0 = none. */
+  hstsMaxAge?: number;
+  /** Keys one user may have; 0 = no cap (default DEFAULT_MAX_KEYS_PER_USER). */
+  maxKeysPerUser?: number;
+  /** A web session unused this long ends; 0 = only the absolute lifetime (default DEFAULT_SESSION_IDLE_MS). */
+  sessionIdleMs?: number;
 }
+
+/** What fastify's trustProxy takes: a hop count or a list of addresses, ranges and names such as `loopback`. */
+export type TrustProxy = number | string[];
 
 
 export interface GatewayDeps {

@@ -1,6 +1,7 @@
 // Options of `gwctl serve`, with their defaults. The CLI fills them from flags and GWCTL_* variables.
 import { join } from 'node:path';
 import { defaultDataDir } from '../core/paths.ts';
+import type { TrustProxy } from './gateway-deps.ts';
 
 export interface ServeOptions {
   host: string;
@@ -31,6 +32,12 @@ export interface ServeOptions {
   shutdownGraceMs?: number;
   /** Bearer token GET /metrics requires; unset = metrics off. */
   metricsToken?: string;
+  /** Reverse proxies whose X-Forwarded-For is believed (parseTrustProxy). */
+  trustProxy?: TrustProxy;
+  /** Strict-Transport-Security max-age on the pages when the public URL is https; 0/absent = off. */
+  hstsMaxAge?: number;
+  maxKeysPerUser?: number;
+  sessionIdleMs?: number;
   /** How long in-flight requests and streams may run after a stop signal. */
   drainMs: number;
   usageFlushMs: number;
@@ -46,6 +53,11 @@ export const DEFAULT_INFLIGHT_BODY_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 /** Deepest JSON nesting accepted in a request body (real clients' tool schemas stay far below it). */
 export const DEFAULT_JSON_MAX_DEPTH = 128;
+
+/** Keys one user may have (--max-keys-per-user; 0 = no cap). */
+export const DEFAULT_MAX_KEYS_PER_USER = 100;
+/** A web session unused this long ends (--session-idle-minutes; 0 = only the 7-day lifetime). */
+export const DEFAULT_SESSION_IDLE_MS = 12 * 3600_000;
 
 export function defaultDatabaseUrl(dataDir: string): string {
   return `sqlite://${join(dataDir, 'gateway.db')}`;

@@ -69,6 +69,10 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     requestTimeoutMs: options.requestTimeoutMs,
     jsonMaxDepth: options.jsonMaxDepth,
     metricsToken: options.metricsToken,
+    trustProxy: options.trustProxy,
+    hstsMaxAge: options.hstsMaxAge,
+    maxKeysPerUser: options.maxKeysPerUser,
+    sessionIdleMs: options.sessionIdleMs,
   };
   const lifecycle = new Lifecycle();
   const deps: GatewayDeps = {

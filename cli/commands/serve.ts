@@ -9,6 +9,7 @@ import { EXIT, type CliContext } from '../cli-context.ts';
 import { envNumber, envString } from '../env-defaults.ts';
 import { resolveDatabaseUrl, withStoreOptions, type StoreArgs } from './admin/store-options.ts';
 import { ADMIN_USERNAME } from '../../server/bootstrap-admin.ts';
+import { parseTrustProxy } from '../../server/config/trust-proxy.ts';
 
 interface Args extends StoreArgs {
   host: string;
@@ -26,6 +27,10 @@ interface Args extends StoreArgs {
   dbPoolSize?: number;
   dbStatementTimeoutMs?: number;
   shutdownGraceMs?: number;
+  trustProxy?: string;
+  hstsMaxAge?: number;
+  maxKeysPerUser?: number;
+  sessionIdleMinutes?: number;
   drainMs: number;
   logLevel: string;
   printSystemdUnit?: boolean;
@@ -44,6 +49,12 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         .option('image-port', { type: 'number', default: envNumber(env, 'GWCTL_IMAGE_PORT') ?? defaults.imagePort, describe: 'Image API port; 0 picks a free one [env GWCTL_IMAGE_PORT]' })
         .option('config', { type: 'string', default: envString(env, 'GWCTL_CONFIG'), describe: 'Providers file, YAML or JSON (default: built-in demo provider) [env GWCTL_CONFIG]' })
         .option('public-url', { type: 'string', default: envString(env, 'GWCTL_PUBLIC_URL'), describe: '{base_url} as clients reach it, for hints [env GWCTL_PUBLIC_URL]' })
+        .option('trust-proxy', {
+          type: 'string',
+          default: envString(env, 'GWCTL_TRUST_PROXY'),
+          describe: 'Reverse proxies in front whose X-Forwarded-For names the client (login throttling, audit): hop count, or addresses/ranges such as 10.0.0.5,loopback (default off) [env GWCTL_TRUST_PROXY]',
+        })
+        .option('hsts-max-age', { type: 'number', default: envNumber(env, 'GWCTL_HSTS_MAX_AGE'), describe: 'Send Strict-Transport-Security with this max-age (seconds) on the web pages; needs an https --public-url (default off) [env GWCTL_HSTS_MAX_AGE]' })
         .option('public-image-url', { type: 'string', default: envString(env, 'GWCTL_PUBLIC_IMAGE_URL'), describe: '{image_base_url} as clients reach it [env GWCTL_PUBLIC_IMAGE_URL]' })
         .option('rate-limit', { type: 'number', default: envNumber(env, 'GWCTL_RATE_LIMIT'), describe: 'Requests per minute per key, 0 = off (default 600) [env GWCTL_RATE_LIMIT]' })
         .option('body-limit', { type: 'number', default: envNumber(env, 'GWCTL_BODY_LIMIT'), describe: 'Largest request body in bytes (default 16 MiB) [env GWCTL_BODY_LIMIT]' })
@@ -54,6 +65,8 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         .option('db-pool-size', { type: 'number', default: envNumber(env, 'GWCTL_DB_POOL_SIZE'), describe: 'PostgreSQL connections per instance (default 10) [env GWCTL_DB_POOL_SIZE]' })
         .option('db-statement-timeout-ms', { type: 'number', default: envNumber(env, 'GWCTL_DB_STATEMENT_TIMEOUT_MS'), describe: 'PostgreSQL statement timeout, 0 = none (default 10000) [env GWCTL_DB_STATEMENT_TIMEOUT_MS]' })
         .option('shutdown-grace-ms', { type: 'number', default: envNumber(env, 'GWCTL_SHUTDOWN_GRACE_MS'), describe: 'After a stop signal, how long /ready answers 503 while requests are still served, before draining (default 0) [env GWCTL_SHUTDOWN_GRACE_MS]' })
+        .option('max-keys-per-user', { type: 'number', default: envNumber(env, 'GWCTL_MAX_KEYS_PER_USER'), describe: 'Keys one user may have, 0 = no cap (default 100) [env GWCTL_MAX_KEYS_PER_USER]' })
+        .option('session-idle-minutes', { type: 'number', default: envNumber(env, 'GWCTL_SESSION_IDLE_MINUTES'), describe: 'Log a web session out after this long unused, 0 = only the 7-day lifetime (default 720) [env GWCTL_SESSION_IDLE_MINUTES]' })
         .option('drain-ms', { type: 'number', default: envNumber(env, 'GWCTL_DRAIN_MS') ?? defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
         .option('log-level', {
           type: 'string',
@@ -82,6 +95,12 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           for (const [name, value] of [['public-url', a.publicUrl], ['public-image-url', a.publicImageUrl]] as const) {
             if (value !== undefined && !/^https?:\/\/[^/\s]+/.test(value)) return `--${name} must be an http(s) URL, got "${value}".`;
           }
+          for (const [name, value] of [['hsts-max-age', a.hstsMaxAge], ['max-keys-per-user', a.maxKeysPerUser], ['session-idle-minutes', a.sessionIdleMinutes]] as const) {
+            if (value !== undefined && (!Number.isInteger(value) || value < 0)) return `--${name} must be a whole number >= 0, got ${value}.`;
+          }
+          if (a.hstsMaxAge && !a.publicUrl?.startsWith('https://')) return '--hsts-max-age needs --public-url with https://: browsers ignore the header over plain http.';
+          const trust = parseTrustProxy(a.trustProxy);
+          if (typeof trust === 'string') return trust;
           return true;
         }) as never,
     handler: async (args) => {
@@ -115,6 +134,10 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         shutdownGraceMs: args.shutdownGraceMs,
         // A secret: only from the environment, so it never shows in a process list.
         metricsToken: envString(ctx.env, 'GWCTL_METRICS_TOKEN'),
+        trustProxy: parseTrustProxy(args.trustProxy) as ServeOptions['trustProxy'],
+        hstsMaxAge: args.hstsMaxAge,
+        maxKeysPerUser: args.maxKeysPerUser,
+        sessionIdleMs: args.sessionIdleMinutes === undefined ? undefined : args.sessionIdleMinutes * 60_000,
         drainMs: args.drainMs,
         logLevel: args.logLevel,
       };

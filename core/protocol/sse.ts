@@ -49,12 +49,36 @@ function dataLines(data: string, ending: string): string {
   return parts.map((part, i) => `data: ${part}${i < parts.length - 1 ? ending || '\n' : ending}`).join('');
 }
 
+/** Thrown by SseParser.push when one event grows past the parser's bound without ending. */
+export class SseEventTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`one server-sent event grew past ${limit} characters without ending`);
+    this.name = 'SseEventTooLargeError';
+  }
+}
+
+export interface SseParserOptions {
+  /**
+   * Longest text one event may reach before its blank line (default: no bound). A stream that never
+   * ends its event would otherwise grow the pending text until joining it fails.
+   */
+  maxEventChars?: number;
+}
+
 /**
  * Incremental parser: feed it bytes as they arrive; multi-byte characters split
  * across chunks are kept intact by the streaming decoder. A byte order mark at the
  * start of the stream is dropped.
  */
 export class SseParser {
+  private readonly maxEventChars: number;
+  /** Characters held in `pending`. */
+  private pendingChars = 0;
+
+  constructor(options: SseParserOptions = {}) {
+    this.maxEventChars = options.maxEventChars ?? Infinity;
+  }
+
   // The byte order mark is dropped by push() at the start of the stream only; the decoder may first
   // see bytes in the middle of one (a Buffer's first chunks are decoded without it).
   private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -80,11 +104,25 @@ export class SseParser {
     }
     if (this.pending.length > 0 && !BLANK_LINE.test(this.tail + text)) {
       this.pending.push(text);
+      this.pendingChars += text.length;
       this.tail = (this.tail + text).slice(-3);
+      this.checkBound();
       return [];
     }
     this.pending.push(text);
-    return this.drain();
+    const events = this.drain();
+    this.checkBound();
+    return events;
+  }
+
+  private checkBound(): void {
+    // Stray blank lines are held for the next event's raw text, so they count too.
+    if (this.pendingChars + this.blank.length <= this.maxEventChars) return;
+    // What was held is dropped: the parser is not used again after this.
+    this.pending = [];
+    this.blank = '';
+    this.pendingChars = 0;
+    throw new SseEventTooLargeError(this.maxEventChars);
   }
 
   /**
@@ -114,6 +152,7 @@ export class SseParser {
       if (last) events.push(last);
     }
     this.pending = [];
+    this.pendingChars = 0;
     this.tail = '';
     this.blank = '';
     return events;
@@ -141,6 +180,7 @@ export class SseParser {
     }
     const rest = start > 0 ? buffer.slice(start) : buffer;
     this.pending = rest === '' ? [] : [rest];
+    this.pendingChars = rest.length;
     this.tail = rest.slice(-3);
     return events;
   }

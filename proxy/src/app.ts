@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProxyConfig } from './config/proxy-config.ts';
 import { openDebugLog, type DebugLog } from './debug/debug-log.ts';
+import { redactPath } from './debug/redact-url.ts';
 import { ProxyError, errorMessage } from './errors.ts';
 import { sendJson } from './forward/json-reply.ts';
 import { proxyExchange } from './forward/proxy-exchange.ts';
@@ -73,8 +74,8 @@ export async function createProxyApp(config: ProxyConfig, options: ProxyAppOptio
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      warn(`[proxy] internal error on ${req.method} ${req.url}: ${errorMessage(error)}`);
-      debug.write('internal_error', { path: req.url, error: errorMessage(error) });
+      warn(`[proxy] internal error on ${req.method} ${redactPath(req.url)}: ${errorMessage(error)}`);
+      debug.write('internal_error', { path: redactPath(req.url), error: errorMessage(error) });
       // The message is not echoed: it could contain request details.
       if (!res.headersSent) sendJson(res, 500, { error: 'internal_proxy_error' });
       else res.destroy();

@@ -4,6 +4,7 @@ export type ProxyErrorCode =
   | 'bad_bind'
   | 'bad_upstream'
   | 'bad_timeout'
+  | 'bad_size'
   | 'port_in_use'
   | 'listen_failed'
   | 'unsupported_platform'
@@ -30,6 +31,7 @@ export function exitCodeFor(error: ProxyError): number {
     case 'bad_bind':
     case 'bad_upstream':
     case 'bad_timeout':
+    case 'bad_size':
     case 'bad_ca_file':
       return 2;
     default:

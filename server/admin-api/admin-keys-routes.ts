@@ -1,5 +1,6 @@
 // Operator API, keys of any user: list, create (the value is in that response only), change limits,
 // delete. Changes reach every instance's key cache at once, like the owner's own changes.
+import { checkRoomForKey } from '../limits/key-count.ts';
 import type { FastifyInstance } from 'fastify';
 import { keyTarget, tokenActor } from '../audit/audit-targets.ts';
 import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
@@ -54,13 +55,14 @@ export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps)
           additionalProperties: false,
           properties: { user: { type: 'string' }, name: { type: ['string', 'null'], maxLength: KEY_NAME_MAX_LENGTH }, ...limitsBodyProperties },
         },
-        response: { 201: createdKeySchema, 400: errorSchema, 404: errorSchema, ...authErrors },
+        response: { 201: createdKeySchema, 400: errorSchema, 404: errorSchema, 409: errorSchema, ...authErrors },
       },
     },
     async (request, reply) => {
       const { user: username, name, ...fields } = request.body;
       const user = await deps.store.users.findByName(username);
       if (!user) throw new GatewayError(404, 'user_not_found', `No user named "${username}".`, { param: 'user' });
+      await checkRoomForKey(deps, user.id);
       const created = await deps.store.keys.create(user.id, name ?? null, applyPatch(NO_LIMITS, limitsPatchFrom(fields)));
       await deps.store.audit.record({ ...tokenActor(request), action: 'key.create', target: keyTarget(created), details: { user: user.username, name: created.name, limits: created.limits } });
       return reply.code(201).header('cache-control', 'no-store').send({ ...created, user: user.username });

@@ -1,4 +1,5 @@
 // Operator API, users: list, create (a generated password is returned once), disable/enable, limits.
+import { passwordProblem } from '../auth/password-policy.ts';
 import type { FastifyInstance } from 'fastify';
 import { tokenActor, userTarget } from '../audit/audit-targets.ts';
 import { randomBase62 } from '../auth/random-tokens.ts';
@@ -34,7 +35,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
           type: 'object',
           required: ['username'],
           additionalProperties: false,
-          properties: { username: { type: 'string' }, password: { type: 'string', minLength: 8 }, admin: { type: 'boolean', default: false } },
+          properties: { username: { type: 'string' }, password: { type: 'string', minLength: 8, maxLength: 1024, description: 'At least 8 characters, not a common password, not the user name' }, admin: { type: 'boolean', default: false } },
         },
         response: {
           201: { type: 'object', properties: { user: userSchema, password: { type: 'string', description: 'Only when generated' } } },
@@ -46,6 +47,8 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
     },
     async (request, reply) => {
       const generated = request.body.password === undefined ? randomBase62(20) : undefined;
+      const problem = request.body.password === undefined ? undefined : passwordProblem(request.body.password, request.body.username);
+      if (problem) throw new GatewayError(400, 'weak_password', problem, { param: 'password' });
       try {
         const user = await deps.store.users.create(request.body.username, request.body.password ?? generated!, { isAdmin: request.body.admin === true });
         await deps.store.audit.record({ ...tokenActor(request), action: 'user.create', target: userTarget(user.username), details: { admin: user.isAdmin } });

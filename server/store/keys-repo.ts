@@ -104,14 +104,22 @@ export class KeysRepo {
     return row ? toRecord(row) : undefined;
   }
 
-  async listForUser(userId: string): Promise<ApiKeyRecord[]> {
-    const rows = await this.db
+  /** Newest first; a page of them when `page` is given. */
+  async listForUser(userId: string, page?: { limit: number; offset: number }): Promise<ApiKeyRecord[]> {
+    let query = this.db
       .selectFrom('api_keys')
       .select(PUBLIC_COLUMNS)
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')
-      .execute();
+      .orderBy('id', 'desc');
+    if (page) query = query.limit(page.limit).offset(page.offset);
+    const rows = await query.execute();
     return rows.map(toRecord);
+  }
+
+  async countForUser(userId: string): Promise<number> {
+    const row = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async listAll(): Promise<ApiKeyRecord[]> {

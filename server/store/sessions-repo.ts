@@ -8,6 +8,7 @@ export interface Session {
   id: string;
   userId: string;
   csrfToken: string;
+  createdAt: string;
   expiresAt: string;
 }
 
@@ -17,17 +18,27 @@ export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+function expiryOf(createdMs: number, nowMs: number, idleMs: number): string {
+  const absolute = createdMs + SESSION_TTL_MS;
+  return new Date(idleMs > 0 ? Math.min(absolute, nowMs + idleMs) : absolute).toISOString();
+}
+
 export class SessionsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Returns the cookie token (shown only to the browser) and the stored session. */
-  async create(userId: string, now = new Date()): Promise<{ token: string; session: Session }> {
+  /**
+   * Returns the cookie token (shown only to the browser) and the stored session. With an idle
+   * timeout the session ends that long after its last use (see touch), and never later than
+   * SESSION_TTL_MS after the login.
+   */
+  async create(userId: string, now = new Date(), idleMs = 0): Promise<{ token: string; session: Session }> {
     const token = randomBase62(43);
     const session: Session = {
       id: hashSessionToken(token),
       userId,
       csrfToken: randomBase62(32),
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+      createdAt: now.toISOString(),
+      expiresAt: expiryOf(now.getTime(), now.getTime(), idleMs),
     };
     await this.db
       .insertInto('sessions')
@@ -43,7 +54,19 @@ export class SessionsRepo {
       await this.db.deleteFrom('sessions').where('id', '=', row.id).execute();
       return undefined;
     }
-    return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, expiresAt: row.expires_at };
+    return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, createdAt: row.created_at, expiresAt: row.expires_at };
+  }
+
+  /**
+   * A use of the session moves its idle expiry on. Written only when it moves by more than a
+   * minute, so pages and calls in a row do not each cost a database write.
+   */
+  async touch(session: Session, idleMs: number, now = new Date()): Promise<void> {
+    if (idleMs <= 0) return;
+    const next = expiryOf(Date.parse(session.createdAt), now.getTime(), idleMs);
+    if (Date.parse(next) - Date.parse(session.expiresAt) < 60_000) return;
+    await this.db.updateTable('sessions').set({ expires_at: next }).where('id', '=', session.id).execute();
+    session.expiresAt = next;
   }
 
   async delete(id: string): Promise<void> {

@@ -1,14 +1,22 @@
-// The usage of a period as CSV: one row per bucket × model × key. Cells are quoted when they hold a
-// separator, quote or line break, and text a spreadsheet would run as a formula (starting with
-// = + - @, a tab or a carriage return; key names are chosen by users) gets a leading apostrophe.
+// The usage of a period as CSV: one row per bucket × model × key. Key names are chosen by users, so
+// no cell may start a formula in any spreadsheet: a cell starting with = + - @ (or their full-width
+// forms), a tab or a carriage return gets a leading apostrophe, and so does every such character
+// right after a separator some spreadsheet may split on (`,` `;` tab `|`): a `;` locale splits
+// `x;=1+2` at the `;` whatever the quotes, and its second cell would run. Cells with a separator,
+// quote or line break are quoted.
 import type { UsageRow } from '../store/usage-repo.ts';
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA = '=+\\-@\\uff1d\\uff0b\\uff0d\\uff20';
+const STARTS_FORMULA = new RegExp(`^(?:[${FORMULA}]|[\\t\\r])`);
+const FORMULA_AFTER_SEPARATOR = new RegExp(`([,;\\t|\\r\\n]\\s*)([${FORMULA}])`, 'g');
 
 export function csvCell(value: string | number): string {
   let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === 'string') {
+    text = text.replace(FORMULA_AFTER_SEPARATOR, "$1'$2");
+    if (STARTS_FORMULA.test(text)) text = `'${text}`;
+  }
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvLine(cells: Array<string | number>): string {

@@ -20,6 +20,8 @@ import { registerImagesPage } from './pages/images-page.ts';
 import { registerKeysPages } from './pages/keys.ts';
 import { registerLogin } from './pages/login.ts';
 import { registerUsagePage } from './pages/usage.ts';
+import { checkRepeatedParameters } from './repeated-parameters.ts';
+import { setSecurityHeaders, webErrorStatus } from './security-headers.ts';
 import { LoginLimiter } from './session/login-limiter.ts';
 import { loadSession } from './session/web-session.ts';
 
@@ -38,20 +40,17 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
     // each build, so a cached entry of an older version would ask for chunks that are gone.
     await web.register(fastifyStatic, { root: SCRIPTS_DIR, prefix: '/assets/js/', decorateReply: false, cacheControl: true, maxAge: 0 });
 
-    web.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('referrer-policy', 'same-origin');
-      reply.header('x-frame-options', 'DENY');
-      reply.header(
-        'content-security-policy',
-        "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-      );
+    web.addHook('onRequest', async (request) => checkRepeatedParameters(request.query));
+    web.addHook('onSend', async (request, reply, payload) => {
+      setSecurityHeaders(deps.settings, request, reply);
       return payload;
     });
 
     web.setErrorHandler((error: FastifyError, request, reply) => {
-      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      const status = webErrorStatus(error);
       if (status === 500) request.log.error({ err: error }, 'web request failed');
+      const headers = (error as { options?: { headers?: Record<string, string> } }).options?.headers;
+      if (status !== 500 && headers) reply.headers(headers);
       const message =
         status === 500
           ? 'Something went wrong on our side. Try again; if it persists, tell the operator the request id ' + request.id + '.'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { encodeSse, replaceSseData, SseParser, type SseEvent } from '../../core/protocol/sse.ts';
+import { encodeSse, replaceSseData, SseEventTooLargeError, SseParser, type SseEvent } from '../../core/protocol/sse.ts';
 
 test('parses events split at arbitrary byte positions, including inside a multi-byte character', () => {
   const text = encodeSse({ text: 'héllo 世界 🙂' }, 'delta') + encodeSse('[DONE]');
@@ -180,4 +180,19 @@ test('Node Buffers: an empty chunk while a character is split keeps it whole; a 
     ...bom.end(),
   ];
   assert.deepEqual(second.map((e) => e.data), ['x\uFEFFyé']);
+});
+
+test('a parser with a bound refuses an event that grows past it, and stray blank lines count', () => {
+  const bounded = new SseParser({ maxEventChars: 1024 });
+  assert.equal(bounded.push(`data: ${'a'.repeat(900)}\n\n`).length, 1);
+  bounded.push('data: ');
+  assert.throws(() => {
+    for (let i = 0; i < 20; i += 1) bounded.push('b'.repeat(100));
+  }, SseEventTooLargeError);
+  const blanks = new SseParser({ maxEventChars: 1024 });
+  assert.throws(() => {
+    for (let i = 0; i < 20; i += 1) blanks.push('\n'.repeat(100));
+  }, SseEventTooLargeError);
+  const unbounded = new SseParser();
+  for (let i = 0; i < 20; i += 1) unbounded.push('\n'.repeat(100));
 });

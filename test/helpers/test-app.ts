@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildImageApp, buildTextApp } from '../../server/app.ts';
 import { KeyAuthenticator } from '../../server/auth/key-authenticator.ts';
-import type { GatewayDeps } from '../../server/gateway-deps.ts';
+import type { GatewayDeps, GatewaySettings } from '../../server/gateway-deps.ts';
 import { MemoryBudgetCounter } from '../../server/limits/budget-counter.ts';
 import { RateLimiter } from '../../server/limits/rate-limiter.ts';
 import { DemoProvider } from '../../server/providers/demo/demo-provider.ts';
@@ -32,6 +32,8 @@ export interface TestGatewayOptions {
   bodyLimitBytes?: number;
   /** The clock of limits (expiry, budget periods). */
   now?: () => number;
+  /** Settings beyond the defaults of these tests (trusted proxies, HSTS, key cap, idle timeout). */
+  settings?: Partial<GatewaySettings>;
 }
 
 export async function createTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -46,7 +48,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     rateLimiter: new RateLimiter(options.rateLimitRpm ?? 0, options.now),
     budgets: new MemoryBudgetCounter(options.now),
     usage: new UsageMeter(store.usage),
-    settings: { publicUrl: 'http://gw.test', publicImageUrl: 'http://img.gw.test', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024 },
+    settings: { publicUrl: 'http://gw.test', publicImageUrl: 'http://img.gw.test', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, ...options.settings },
     now: options.now,
   };
   const text = buildTextApp(deps);

@@ -1,4 +1,5 @@
 // gwctl admin user add <name> [--admin] [--password-stdin]
+import { passwordProblem } from '../../../server/auth/password-policy.ts';
 import type { CommandModule } from 'yargs';
 import { randomBase62 } from '../../../server/auth/random-tokens.ts';
 import { UserExistsError } from '../../../server/store/users-repo.ts';
@@ -28,7 +29,8 @@ export function userAddCommand(ctx: CliContext): CommandModule<object, Args> {
       let password = randomBase62(20);
       if (args.passwordStdin) {
         password = (await ctx.readStdin()).replace(/\r?\n$/, '');
-        if (password.length < 8) throw new CliError('The password from standard input is shorter than 8 characters.', 'Pipe a longer password.', EXIT.usage);
+        const problem = passwordProblem(password, args.name);
+        if (problem) throw new CliError(`The password from standard input is refused: ${problem}`, 'Pipe a longer, uncommon password, or leave out --password-stdin to get a generated one.', EXIT.usage);
       }
       const user = await withStore(args, ctx.env, async (store) => {
         try {

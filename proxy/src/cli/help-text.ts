@@ -22,11 +22,19 @@ Environment:
   CACHE_FIX_PROXY_UPSTREAM   upstream root, without /v1 (default https://api.anthropic.com);
                              for a gateway key set it to the gateway's root address
   CACHE_FIX_PROXY_TIMEOUT    upstream inactivity timeout in ms (default 600000); answered 504
+  CACHE_FIX_PROXY_MAX_EVENT_BYTES    largest single upstream stream event (default 16777216); a
+                             longer one ends the stream with an error event
+  CACHE_FIX_PROXY_MAX_COLLECT_BYTES  largest answer read whole for extensions (default 16777216);
+                             a larger one passes through untouched, without those extensions
   CACHE_FIX_DEBUG=1          append a debug log to ~/.claude/cache-fix-debug.log (CACHE_FIX_DEBUG_LOG).
                              It records method, path, status, timings, byte counts, session id and
-                             header names and values with authorization, x-api-key, cookie, set-cookie
-                             and proxy-authorization replaced by [REDACTED]. It never records request
-                             or response bodies. Other headers (e.g. user-agent) are written as sent.
+                             header names and values. Values of credential-looking headers
+                             (authorization, x-api-key, api-key, x-goog-api-key, cookie, set-cookie,
+                             any name with auth, token, secret, password, signature or credential)
+                             and of such query parameters (key, api_key, token, sig, …) are replaced
+                             by [REDACTED]. It never records request or response bodies. Other
+                             headers (e.g. user-agent) are written as sent. Printed upstream URLs
+                             never show a user name or password.
   CACHE_FIX_HOT_RELOAD=on    reload extensions when their files change (default off; restart instead)
   CACHE_FIX_OAUTH_REFRESH    default off: the proxy never reads or writes ~/.claude/.credentials.json
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY, CACHE_FIX_PROXY_CA_FILE (extra CA, PEM),

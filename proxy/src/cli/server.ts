@@ -1,5 +1,6 @@
 import { createProxyApp, type ProxyApp } from '../app.ts';
 import { loadProxyConfig } from '../config/proxy-config.ts';
+import { maskUrlCredentials } from '../debug/redact-url.ts';
 import type { CliIo } from './cli-io.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -23,7 +24,7 @@ export async function startServer(io: CliIo): Promise<RunningServer> {
     warn('[cache-fix] oauth-refresh: requested, but this build never takes over credential refresh; ~/.claude/.credentials.json is left to the client');
   }
   if (/\/v1$/.test(config.upstream.pathname)) {
-    warn(`[cache-fix] CACHE_FIX_PROXY_UPSTREAM ends in /v1 (${config.upstream.href}); requests will go to /v1/v1/messages — use the root address`);
+    warn(`[cache-fix] CACHE_FIX_PROXY_UPSTREAM ends in /v1 (${maskUrlCredentials(config.upstream)}); requests will go to /v1/v1/messages — use the root address`);
   }
   const app = await createProxyApp(config, { warn });
   let address;
@@ -33,7 +34,7 @@ export async function startServer(io: CliIo): Promise<RunningServer> {
     await app.close();
     throw error;
   }
-  io.stdout(`proxy listening on ${address.address}:${address.port} -> ${config.upstream.href}\n`);
+  io.stdout(`proxy listening on ${address.address}:${address.port} -> ${maskUrlCredentials(config.upstream)}\n`);
   let resolveDone: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
     resolveDone = resolve;

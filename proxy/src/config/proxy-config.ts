@@ -9,6 +9,10 @@ export const DEFAULT_BIND = '127.0.0.1';
 // The official messages-API vendor root, the 4.2.1 default (reference section 6).
 export const DEFAULT_UPSTREAM = 'https://api.anthropic.com';
 export const DEFAULT_TIMEOUT_MS = 600_000;
+/** Largest single SSE event from the upstream; a real event is a few kilobytes. */
+export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+/** Largest answer collected whole for the hooks that need it; bigger ones pass through untouched. */
+export const DEFAULT_MAX_COLLECT_BYTES = 16 * 1024 * 1024;
 
 export interface ProxyConfig {
   port: number;
@@ -16,6 +20,10 @@ export interface ProxyConfig {
   /** Upstream root with any base path kept and trailing slashes removed. */
   upstream: URL;
   timeoutMs: number;
+  /** Beyond this an event stream gets an error event and is closed. */
+  maxEventBytes: number;
+  /** Beyond this a collected answer is passed through without the hooks that read it whole. */
+  maxCollectBytes: number;
   debug: boolean;
   debugLogPath: string;
   hotReload: boolean;
@@ -79,6 +87,15 @@ function parseTimeout(raw: string | undefined): number {
   return ms;
 }
 
+function parseBytes(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const bytes = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1024) {
+    throw new ProxyError('bad_size', `${name} must be a whole number of bytes, at least 1024, got "${raw}"`, `unset it to use ${fallback}`);
+  }
+  return bytes;
+}
+
 export function homeDirOf(env: Env): string {
   return env.HOME && env.HOME !== '' ? env.HOME : homedir();
 }
@@ -100,6 +117,8 @@ export function loadProxyConfig(env: Env, defaults: ConfigDefaults): ProxyConfig
     bind,
     upstream: parseUpstream(env.CACHE_FIX_PROXY_UPSTREAM),
     timeoutMs: parseTimeout(env.CACHE_FIX_PROXY_TIMEOUT),
+    maxEventBytes: parseBytes('CACHE_FIX_PROXY_MAX_EVENT_BYTES', env.CACHE_FIX_PROXY_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES),
+    maxCollectBytes: parseBytes('CACHE_FIX_PROXY_MAX_COLLECT_BYTES', env.CACHE_FIX_PROXY_MAX_COLLECT_BYTES, DEFAULT_MAX_COLLECT_BYTES),
     debug: Boolean(env.CACHE_FIX_DEBUG) && env.CACHE_FIX_DEBUG !== '0',
     debugLogPath: env.CACHE_FIX_DEBUG_LOG || join(homeDir, '.claude', 'cache-fix-debug.log'),
     hotReload: env.CACHE_FIX_HOT_RELOAD === 'on',

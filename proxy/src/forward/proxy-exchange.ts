@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { ProxyConfig } from '../config/proxy-config.ts';
 import type { DebugLog } from '../debug/debug-log.ts';
 import { redactHeaders } from '../debug/redact-headers.ts';
+import { redactPath } from '../debug/redact-url.ts';
 import { errorMessage } from '../errors.ts';
 import type { ExtensionRegistry } from '../transforms/registry.ts';
 import type { HeaderMap, LocalReply, RequestMeta, RouteName } from '../transforms/types.ts';
@@ -12,6 +13,7 @@ import { sessionIdOf } from '../transforms/shared/session-id.ts';
 import { isObject } from '../util/json-value.ts';
 import { clientResponseHeaders, upstreamRequestHeaders } from './hop-headers.ts';
 import { sendJson } from './json-reply.ts';
+import { collectUpTo, type Collected } from './collect-body.ts';
 import { BodyTooLargeError, readBody } from './read-body.ts';
 import { relaySse } from './sse-relay.ts';
 import type { UpstreamClient, UpstreamResponse } from './upstream-client.ts';
@@ -36,15 +38,6 @@ function sendLocalReply(res: ServerResponse, reply: LocalReply): void {
   const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   res.writeHead(status, { ...headers, 'content-length': bytes.length });
   res.end(bytes);
-}
-
-function collect(stream: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.once('end', () => resolve(Buffer.concat(chunks)));
-    stream.once('error', reject);
-  });
 }
 
 /**
@@ -98,7 +91,7 @@ export async function proxyExchange(req: IncomingMessage, res: ServerResponse, r
   debug.write('request', {
     requestId: meta.requestId,
     method: req.method,
-    path: req.url,
+    path: redactPath(req.url),
     upstream: target.origin,
     headers: redactHeaders(outHeaders),
     bytesIn: raw.length,
@@ -152,8 +145,12 @@ export async function proxyExchange(req: IncomingMessage, res: ServerResponse, r
     if (streamHooks.rewrites) delete outHeadersToClient['content-length'];
     res.writeHead(status, outHeadersToClient);
     try {
-      const stats = await relaySse(response, res, streamHooks);
-      debug.write('stream_end', { requestId: meta.requestId, bytes: stats.bytesIn, parsedEvents: stats.events, ms: Date.now() - started });
+      const stats = await relaySse(response, res, streamHooks, config.maxEventBytes);
+      if (stats.cut) {
+        request.destroy();
+        warn(`[proxy] ${route}: an upstream event grew past ${config.maxEventBytes} bytes (CACHE_FIX_PROXY_MAX_EVENT_BYTES); the stream was closed with an error event`);
+      }
+      debug.write('stream_end', { requestId: meta.requestId, bytes: stats.bytesIn, parsedEvents: stats.events, cut: stats.cut, ms: Date.now() - started });
     } catch (error) {
       failMidway(error);
     }
@@ -169,13 +166,25 @@ export async function proxyExchange(req: IncomingMessage, res: ServerResponse, r
     return;
   }
 
-  let payload: Buffer;
+  let collected: Collected;
   try {
-    payload = await collect(response);
+    collected = await collectUpTo(response, config.maxCollectBytes);
   } catch (error) {
     if (!res.headersSent) sendJson(res, 502, { error: 'upstream_error', message: errorMessage(error) });
     return;
   }
+  if (!collected.complete) {
+    // Too large to hold: passed through untouched, without the hooks that need the whole answer.
+    debug.write('response_passthrough', { requestId: meta.requestId, reason: 'larger_than_collect_limit', limit: config.maxCollectBytes });
+    res.writeHead(status, outHeadersToClient);
+    for (const chunk of collected.head) res.write(chunk);
+    pipeline(response, res, (error) => {
+      if (error && !abort.signal.aborted) failMidway(error);
+      else debug.write('response_end', { requestId: meta.requestId, ms: Date.now() - started });
+    });
+    return;
+  }
+  const payload = collected.body;
   let parsed: unknown = null;
   try {
     parsed = payload.length > 0 ? JSON.parse(payload.toString('utf8')) : null;

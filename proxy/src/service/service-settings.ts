@@ -17,10 +17,12 @@ export interface ServiceSettings {
 }
 
 // Captured beyond 4.2.1's list: the proxy variables and the timeout, whose loss sent corporate
-// users' services around their proxy.
+// users' services around their proxy, and the bounds on what an upstream answer may hold.
 const OPTIONAL_VARS = [
   'CACHE_FIX_PROXY_UPSTREAM',
   'CACHE_FIX_PROXY_TIMEOUT',
+  'CACHE_FIX_PROXY_MAX_EVENT_BYTES',
+  'CACHE_FIX_PROXY_MAX_COLLECT_BYTES',
   'CACHE_FIX_PROXY_CA_FILE',
   'CACHE_FIX_PROXY_REJECT_UNAUTHORIZED',
   'CACHE_FIX_DEBUG',

@@ -10,6 +10,11 @@ import { LIMITS_SCHEMA_PROPERTIES, limitsPatchFrom, type LimitsFields } from '..
 import { standings } from '../../limits/quota-guard.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { keyUsage } from '../key-usage.ts';
+import { checkRoomForKey } from '../../limits/key-count.ts';
+
+/** Keys listed per page on the keys page and by its JSON call. */
+export const KEYS_PAGE_SIZE = 50;
+const KEYS_PAGE_MAX = 100;
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 import { keyTarget, webActor } from '../../audit/audit-targets.ts';
 
@@ -24,11 +29,23 @@ export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
 
   // Each key with what is left of its budgets, when it was last used (lastUsedAt) and its requests
   // per day over the last 14 days, as the keys page shows them.
-  app.get('/web/api/keys', { onRequest }, async (request) => {
-    const keys = await deps.store.keys.listForUser(request.webUser!.id);
-    const usage = await keyUsage(deps, request.webUser!.id, now());
-    return { keys: await Promise.all(keys.map(async (key) => ({ ...(await withBudgetStandings(deps, key)), requestsByDay: usage.spark(key.id) }))) };
-  });
+  // A page at a time (`limit` up to 100, default 50; `offset`): `nextOffset` is null on the last page.
+  app.get<{ Querystring: { limit?: string; offset?: string } }>(
+    '/web/api/keys',
+    { onRequest, schema: { querystring: { type: 'object', properties: { limit: { type: 'string', pattern: '^[0-9]{1,3}$' }, offset: { type: 'string', pattern: '^[0-9]{1,7}$' } } } } },
+    async (request, reply) => {
+      const limit = request.query.limit ? Number(request.query.limit) : KEYS_PAGE_SIZE;
+      const offset = request.query.offset ? Number(request.query.offset) : 0;
+      if (limit < 1 || limit > KEYS_PAGE_MAX) return reply.code(400).send({ error: { message: `limit must be from 1 to ${KEYS_PAGE_MAX}.` } });
+      const [keys, total] = await Promise.all([deps.store.keys.listForUser(request.webUser!.id, { limit, offset }), deps.store.keys.countForUser(request.webUser!.id)]);
+      const usage = await keyUsage(deps, request.webUser!.id, now());
+      return {
+        keys: await Promise.all(keys.map(async (key) => ({ ...(await withBudgetStandings(deps, key)), requestsByDay: usage.spark(key.id) }))),
+        total,
+        nextOffset: offset + keys.length < total ? offset + keys.length : null,
+      };
+    },
+  );
 
   app.post<{ Body: ({ name?: string | null } & LimitsFields) | undefined }>(
     '/web/api/keys',
@@ -40,6 +57,7 @@ export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
     async (request, reply) => {
       const limits = applyPatch(NO_LIMITS, limitsPatchFrom(request.body ?? {}, now()));
       checkWithinAccount(limits, request.webUser!.limits);
+      await checkRoomForKey(deps, request.webUser!.id);
       const created = await deps.store.keys.create(request.webUser!.id, request.body?.name ?? null, limits);
       await deps.store.audit.record({ ...webActor(request), action: 'key.create', target: keyTarget(created), details: { name: created.name, limits } });
       return reply.code(201).header('cache-control', 'no-store').send(created);

@@ -1,4 +1,5 @@
 // /admin (shown as "Users"): operators create and disable users, set their limits, and see usage across users (this month).
+import { passwordProblem } from '../../auth/password-policy.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { UserExistsError } from '../../store/users-repo.ts';
@@ -72,7 +73,8 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
 
   app.post<{ Body: { username?: string; password?: string; admin?: string } }>('/admin/users', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const { username = '', password = '', admin } = request.body ?? {};
-    if (password.length < 8) return page(request, reply.code(400), { text: 'The password needs at least 8 characters.', error: true });
+    const problem = passwordProblem(password, username.trim());
+    if (problem) return page(request, reply.code(400), { text: problem, error: true });
     try {
       await deps.store.users.create(username.trim(), password, { isAdmin: admin === '1' });
       await deps.store.audit.record({ ...webActor(request), action: 'user.create', target: userTarget(username.trim()), details: { admin: admin === '1' } });

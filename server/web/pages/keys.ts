@@ -22,6 +22,8 @@ import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
 import { limitsFields, limitsSummary } from './key-limits-view.ts';
 import { sparkline, type SparkDay } from '../sparkline.ts';
 import { keyUsage } from '../key-usage.ts';
+import { KEYS_PAGE_SIZE } from '../api/keys-api.ts';
+import { checkRoomForKey } from '../../limits/key-count.ts';
 
 export function createdKeyPanel(key: CreatedApiKey) {
   return html`<section class="card created" id="created-key" role="status">
@@ -46,12 +48,36 @@ function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } |
   </tr>`;
 }
 
+interface KeysQuery {
+  deleted?: string;
+  page?: string;
+}
+
+/** The page number asked for (1 when none); anything but a plain number is refused. */
+function pageOf(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (!/^[1-9][0-9]{0,5}$/.test(raw)) throw Object.assign(new Error('The page number must be a whole number from 1.'), { statusCode: 400 });
+  return Number(raw);
+}
+
+function pager(page: number, total: number) {
+  const pages = Math.max(1, Math.ceil(total / KEYS_PAGE_SIZE));
+  if (pages === 1) return '';
+  return html`<nav class="pager" aria-label="Key pages">
+    ${page > 1 ? html`<a class="button small" href="/keys?page=${page - 1}" rel="prev">← Newer</a>` : ''}
+    <span class="muted">Page ${page} of ${pages} (${total} keys)</span>
+    ${page < pages ? html`<a class="button small" href="/keys?page=${page + 1}" rel="next">Older →</a>` : ''}
+  </nav>`;
+}
+
 export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void {
   const onRequest = requirePage(deps);
 
-  async function keysPage(request: FastifyRequest<{ Querystring: { deleted?: string } }>, reply: FastifyReply, created?: CreatedApiKey) {
+  async function keysPage(request: FastifyRequest<{ Querystring: KeysQuery }>, reply: FastifyReply, created?: CreatedApiKey) {
     const user = request.webUser!;
-    const keys = await deps.store.keys.listForUser(user.id);
+    const pageNumber = pageOf(request.query.page);
+    const offset = (pageNumber - 1) * KEYS_PAGE_SIZE;
+    const [keys, total] = await Promise.all([deps.store.keys.listForUser(user.id, { limit: KEYS_PAGE_SIZE, offset }), deps.store.keys.countForUser(user.id)]);
     const now = (deps.now ?? Date.now)();
     const usage = await keyUsage(deps, user.id, now);
     const budgetStatus = new Map(await Promise.all(keys.map(async (k) => [k.id, await standings(deps.budgets, { subject: `key:${k.id}`, budgets: k.limits.budgets }, now)] as const)));
@@ -76,7 +102,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
       <section class="card">
         <h2>Your keys</h2>
         ${
-          keys.length === 0
+          total === 0
             ? html`<p class="muted" id="no-keys">You have no keys yet.</p>`
             : ''
         }
@@ -84,6 +110,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
           <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Requests, last 14 days</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th>Limits</th><th></th></tr></thead>
           <tbody>${keys.map((k) => keyRow(k, usage.month.get(k.id), usage.spark(k.id), budgetStatus.get(k.id) ?? [], now))}</tbody>
         </table></div>
+        ${pager(pageNumber, total)}
         <p class="muted">Budgets reset at 00:00 UTC (daily) and on the first of the month (monthly). <a href="/usage">Usage per day, key and model →</a></p>
       </section>`;
     return reply
@@ -92,16 +119,17 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
       .send(layout({ title: 'API keys', active: 'keys', user, csrfToken: request.webSession!.csrfToken, body, scripts: ['/assets/js/keys.js'], styles: ['/assets/keys.css'] }));
   }
 
-  app.get<{ Querystring: { deleted?: string } }>('/keys', { onRequest }, async (request, reply) => keysPage(request, reply));
+  app.get<{ Querystring: KeysQuery }>('/keys', { onRequest }, async (request, reply) => keysPage(request, reply));
 
   app.post<{ Body: { name?: string } & LimitsFields }>('/keys', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const name = String(request.body?.name ?? '').slice(0, KEY_NAME_MAX_LENGTH);
     const limits = applyPatch(NO_LIMITS, limitsPatchFrom(request.body ?? {}, (deps.now ?? Date.now)()));
     checkWithinAccount(limits, request.webUser!.limits);
+    await checkRoomForKey(deps, request.webUser!.id);
     const created = await deps.store.keys.create(request.webUser!.id, name, limits);
     await deps.store.audit.record({ ...webActor(request), action: 'key.create', target: keyTarget(created), details: { name: created.name, limits } });
     // Answered in place (201, never cached): a reload asks before sending the form again.
-    return keysPage(request as unknown as FastifyRequest<{ Querystring: { deleted?: string } }>, reply.code(201), created);
+    return keysPage(request as unknown as FastifyRequest<{ Querystring: KeysQuery }>, reply.code(201), created);
   });
 
   registerKeyLimitsPage(app, deps);

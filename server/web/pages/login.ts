@@ -6,7 +6,8 @@ import type { GatewayDeps } from '../../gateway-deps.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import type { LoginLimiter } from '../session/login-limiter.ts';
-import { checkCsrf, cookieOptions, isCrossSite, loadSession, safeNext, SESSION_COOKIE } from '../session/web-session.ts';
+import { FALLBACK_RETURN_PATH, resolveReturnPath, safeReturnPath } from '../session/return-path.ts';
+import { checkCsrf, cookieOptions, isCrossSite, loadSession, SESSION_COOKIE, sessionIdleMs } from '../session/web-session.ts';
 
 const LOGIN_CSRF_COOKIE = 'gw_login_csrf';
 
@@ -35,14 +36,24 @@ function loginPage(reply: FastifyReply, request: FastifyRequest, deps: GatewayDe
 export function registerLogin(app: FastifyInstance, deps: GatewayDeps, limiter: LoginLimiter): void {
   app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) => {
     await loadSession(deps, request);
-    const next = safeNext(request.query.next);
-    if (request.webUser) return reply.redirect(next, 302);
-    return loginPage(reply, request, deps, { next });
+    const next = resolveReturnPath(request.query.next);
+    if (!next.ok) {
+      // A link that tries to send the browser elsewhere after login: refused, never followed.
+      const error = 'This link’s return address is not a page of this site, so it was dropped. After logging in you will see your keys.';
+      if (!request.webUser) return loginPage(reply, request, deps, { next: FALLBACK_RETURN_PATH, error, status: 400 });
+      return reply
+        .code(400)
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(layout({ title: 'Error', user: request.webUser, csrfToken: request.webSession?.csrfToken, body: html`<section class="card narrow"><h1>Link refused</h1><p>This link’s return address is not a page of this site, so it was not followed.</p><p><a href="${FALLBACK_RETURN_PATH}">Go to your keys</a></p></section>` }));
+    }
+    if (request.webUser) return reply.redirect(next.path, 302);
+    return loginPage(reply, request, deps, { next: next.path });
   });
 
   app.post<{ Body: Record<string, string | undefined> }>('/login', async (request, reply) => {
     const body = request.body ?? {};
-    const next = safeNext(body.next);
+    const next = safeReturnPath(body.next);
     const username = String(body.username ?? '').trim();
     const cookieToken = request.cookies[LOGIN_CSRF_COOKIE];
     if (isCrossSite(request) || !cookieToken || body._csrf !== cookieToken) {
@@ -69,7 +80,7 @@ export function registerLogin(app: FastifyInstance, deps: GatewayDeps, limiter: 
     // Rotation: whatever session the browser had is dropped and a fresh token issued.
     await loadSession(deps, request);
     if (request.webSession) await deps.store.sessions.delete(request.webSession.id);
-    const { token } = await deps.store.sessions.create(user.id);
+    const { token } = await deps.store.sessions.create(user.id, new Date((deps.now ?? Date.now)()), sessionIdleMs(deps));
     reply.clearCookie(LOGIN_CSRF_COOKIE, { path: '/login' });
     reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, deps));
     return reply.redirect(next, 303);

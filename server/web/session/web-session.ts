@@ -3,6 +3,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
+import { DEFAULT_SESSION_IDLE_MS } from '../../serve-options.ts';
 import type { Session } from '../../store/sessions-repo.ts';
 import type { User } from '../../store/users-repo.ts';
 
@@ -24,20 +25,22 @@ export function cookieOptions(request: FastifyRequest, deps: GatewayDeps) {
   };
 }
 
+/** How long an unused session lasts (0 = only its absolute lifetime). */
+export function sessionIdleMs(deps: GatewayDeps): number {
+  return deps.settings.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+}
+
 export async function loadSession(deps: GatewayDeps, request: FastifyRequest): Promise<void> {
   const token = request.cookies?.[SESSION_COOKIE];
   if (!token) return;
-  const session = await deps.store.sessions.find(token);
+  const now = new Date((deps.now ?? Date.now)());
+  const session = await deps.store.sessions.find(token, now);
   if (!session) return;
   const user = await deps.store.users.findById(session.userId);
   if (!user || user.disabled) return;
+  await deps.store.sessions.touch(session, sessionIdleMs(deps), now);
   request.webSession = session;
   request.webUser = user;
-}
-
-/** Only same-site relative paths may be returned to after login. */
-export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/apps/chat';
 }
 
 export function requirePage(deps: GatewayDeps) {

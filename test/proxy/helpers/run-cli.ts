@@ -38,6 +38,7 @@ export function runSourceCli(args: string[], env: Record<string, string>): Promi
 export interface RunningCli {
   child: ChildProcess;
   port: number;
+  stdout(): string;
   stderr(): string;
   stop(): Promise<number | null>;
 }
@@ -62,6 +63,7 @@ export function startServerProcess(command: string, args: string[], env: NodeJS.
         resolve({
           child,
           port: Number(match[1]),
+          stdout: () => stdout,
           stderr: () => stderr,
           stop: () => {
             if (child.exitCode === null) child.kill('SIGTERM');

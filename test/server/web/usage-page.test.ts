@@ -58,11 +58,22 @@ describe('CSV cells', () => {
     assert.equal(csvCell('+1'), "'+1");
     assert.equal(csvCell('-2+3'), "'-2+3");
     assert.equal(csvCell('@SUM(A1)'), "'@SUM(A1)");
-    assert.equal(csvCell('\tcmd'), "'\tcmd");
+    assert.equal(csvCell('\tcmd'), `"'\tcmd"`);
     assert.equal(csvCell('a,b'), '"a,b"');
     assert.equal(csvCell('line\nbreak'), '"line\nbreak"');
     assert.equal(csvCell('demo-chat'), 'demo-chat');
     assert.equal(csvCell(42), '42');
+  });
+
+  test('a formula after a separator a spreadsheet may split on (; , tab |) is neutralised too, and the cell quoted', () => {
+    assert.equal(csvCell('x;=1+2;alice'), `"x;'=1+2;alice"`);
+    assert.equal(csvCell('x; +cmd'), `"x; '+cmd"`);
+    assert.equal(csvCell('x|@SUM(A1)'), "x|'@SUM(A1)");
+    assert.equal(csvCell('x\t-2+3'), `"x\t'-2+3"`);
+    assert.equal(csvCell('=a;=b'), `"'=a;'=b"`);
+    assert.equal(csvCell('\uff1d1+2'), "'\uff1d1+2");
+    assert.equal(csvCell('a;b'), '"a;b"');
+    assert.equal(csvCell('laptop-2'), 'laptop-2');
   });
 });
 
