@@ -165,8 +165,18 @@ function toolChoice(config: unknown): MessagesToolChoice | undefined {
   }
 }
 
+/** As checkRequestFields, with the refused field named by its full path (`generationConfig.seed`). */
+function checkConfigFields(config: Json): void {
+  for (const [key, value] of Object.entries(config)) {
+    if (CONFIG_READ.has(key) || isUnset(value)) continue;
+    const rule = CONFIG_INERT[key];
+    if (!rule) refuse(`generationConfig.${key}`, 'the upstream protocol has no such setting, and the gateway does not drop fields silently.');
+    if (!rule.inert(value)) refuse(`generationConfig.${key}`, rule.why);
+  }
+}
+
 function generation(config: Json, out: CanonicalRequest): void {
-  checkRequestFields(config, CONFIG_READ, CONFIG_INERT, 'the upstream protocol');
+  checkConfigFields(config);
   const max = asNumber(config.maxOutputTokens);
   if (max !== undefined) out.max_tokens = max;
   if (!isUnset(config.temperature)) out.temperature = config.temperature as number;
