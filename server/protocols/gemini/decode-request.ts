@@ -91,6 +91,20 @@ function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls:
   refuse(`${field}`, `parts of this kind (${Object.keys(part).join(', ')}) run only at a Gemini provider; send text, inline data, function calls and responses.`);
 }
 
+/**
+ * Blocks appended to a turn. A thought streamed in pieces comes back as consecutive thought parts
+ * (possibly in consecutive contents), its signature on the last: one thinking block, as issued.
+ */
+function append(target: Block[], blocks: Block[]): Block[] {
+  for (const block of blocks) {
+    const last = target.at(-1);
+    if (block.type === 'thinking' && last?.type === 'thinking' && last.signature === '') {
+      target[target.length - 1] = { ...last, thinking: `${String(last.thinking)}${String(block.thinking)}`, signature: block.signature } as Block;
+    } else target.push(block);
+  }
+  return target;
+}
+
 function turns(contents: unknown): MessageParam[] {
   if (!Array.isArray(contents) || contents.length === 0) refuse('contents', 'must be a non-empty list of contents.');
   const calls: Calls = new Map();
@@ -103,8 +117,8 @@ function turns(contents: unknown): MessageParam[] {
     const blocks = content.parts.map((p, j) => partBlock(asRecord(p), role, `contents[${i}].parts[${j}]`, calls, counter)).filter((b): b is Block => b !== undefined);
     if (blocks.length === 0) return;
     const last = out.at(-1);
-    if (last && last.role === role) last.content = [...(last.content as Block[]), ...blocks];
-    else out.push({ role, content: blocks });
+    if (last && last.role === role) last.content = append([...(last.content as Block[])], blocks) as MessageParam['content'];
+    else out.push({ role, content: append([], blocks) as MessageParam['content'] });
   });
   return out;
 }

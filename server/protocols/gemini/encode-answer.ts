@@ -12,7 +12,9 @@ export function partFromBlock(block: Json, field: string): Json | undefined {
     case 'text':
       return { text: String(block.text ?? '') };
     case 'thinking':
-      return { text: String(block.thinking ?? ''), thought: true };
+      // Gemini clients send parts back with the signature they came with, so an upstream's thinking
+      // signature (a messages upstream refuses thinking without it) rides on the thought part.
+      return { text: String(block.thinking ?? ''), thought: true, ...(typeof block.signature === 'string' && block.signature !== '' ? { thoughtSignature: block.signature } : {}) };
     case 'redacted_thinking':
       return undefined;
     case 'tool_use':

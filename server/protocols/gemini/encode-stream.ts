@@ -1,6 +1,8 @@
 // canonical events -> Gemini stream chunks (an upstream of another protocol, a Gemini client). Each
 // text or thought delta is a chunk; a function call is sent whole once its arguments are complete
-// (Gemini streams calls whole); the last chunk carries finishReason and usageMetadata.
+// (Gemini streams calls whole); a thought's signature follows it as a signature-only thought part.
+// Every chunk carries usageMetadata as far as known (as Gemini's do, so a cut stream still tells the
+// prompt size); the last one carries finishReason and the final figures.
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import { geminiErrorStatus } from '../../../core/protocol/error-bodies.ts';
 import { asNumber, asRecord, asString, isRecord, parseJsonText } from '../shared/json-values.ts';
@@ -23,9 +25,7 @@ export interface GeminiEncodeState {
 type Step = StreamStep<GeminiEncodeState>;
 
 function chunk(state: GeminiEncodeState, parts: Json[], finishReason?: string): StreamEventOut {
-  const data: Json = { candidates: [geminiCandidate(parts, finishReason)], modelVersion: state.model, responseId: state.id };
-  if (finishReason) data.usageMetadata = geminiUsageFromCanonical(state.usage);
-  return { data };
+  return { data: { candidates: [geminiCandidate(parts, finishReason)], usageMetadata: geminiUsageFromCanonical(state.usage), modelVersion: state.model, responseId: state.id } };
 }
 
 function blockStart(state: GeminiEncodeState, index: number, block: Json): Step {
@@ -56,8 +56,11 @@ function blockDelta(state: GeminiEncodeState, index: number, delta: Json): Step 
       if (!call) return { state, events: [] };
       return { state: { ...state, calls: { ...state.calls, [index]: { ...call, json: call.json + String(delta.partial_json ?? '') } } }, events: [] };
     }
+    case 'signature_delta':
+      // The client sends it back on the same part, and the thinking goes upstream signed again.
+      return { state, events: delta.signature ? [chunk(state, [{ text: '', thought: true, thoughtSignature: String(delta.signature) }])] : [] };
     default:
-      // Signatures belong to the upstream that issued them; citations and the like have no Gemini part.
+      // Citations and the like have no Gemini part.
       return { state, events: [] };
   }
 }

@@ -1,6 +1,7 @@
 // The parts of a Gemini candidate as canonical blocks: thoughts as thinking (with the signature the
 // part carried), text, and function calls as tool_use whose id carries the call's signature. A text
-// part's signature is Gemini's own bookkeeping for a turn without calls and is not needed back.
+// part's signature is Gemini's own bookkeeping for a turn without calls and is not needed back, and
+// an empty text part is no block at all.
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ResponseBlock } from '../../../core/protocol/messages-types.ts';
 import { asRecord, asString, isRecord } from '../shared/json-values.ts';
@@ -14,7 +15,10 @@ export function blockFromPart(part: Json, field: string, callNumber: number): Pa
   const signature = asString(part.thoughtSignature);
   if (typeof part.text === 'string') {
     if (part.thought === true) return { type: 'thinking', thinking: part.text, signature: signature ?? '' };
-    return { type: 'text', text: part.text };
+    // Gemini closes streams (and sometimes answers) with an empty text part, often only to carry a
+    // signature; as a block it would be an empty text, which the messages protocol refuses when a
+    // client sends it back.
+    return part.text === '' ? undefined : { type: 'text', text: part.text };
   }
   if (isRecord(part.functionCall)) {
     const call = part.functionCall;

@@ -195,6 +195,26 @@ describe('Gemini request -> canonical', () => {
   }
 
   const TOOLS = [{ functionDeclarations: [{ name: 'a' }, { name: 'b' }] }];
+  test('a thought streamed in pieces (consecutive parts and contents, the signature last) comes back as one signed thinking block', () => {
+    const decoded = decodeGeminiRequest({
+      contents: [
+        user({ text: 'q' }),
+        model({ text: 'Let me ', thought: true }, { text: 'think.', thought: true }),
+        model({ text: '', thought: true, thoughtSignature: SIG }, { text: 'Done.' }),
+        user({ text: 'next' }),
+      ],
+    });
+    assert.deepEqual((decoded.messages as Json[])[1], { role: 'assistant', content: [{ type: 'thinking', thinking: 'Let me think.', signature: SIG }, { type: 'text', text: 'Done.' }] });
+  });
+
+  test('two signed thoughts stay two blocks', () => {
+    const decoded = decodeGeminiRequest({ contents: [user({ text: 'q' }), model({ text: 'a', thought: true, thoughtSignature: 's1' }, { text: 'b', thought: true, thoughtSignature: 's2' })] });
+    assert.deepEqual((decoded.messages as Json[])[1]!.content, [
+      { type: 'thinking', thinking: 'a', signature: 's1' },
+      { type: 'thinking', thinking: 'b', signature: 's2' },
+    ]);
+  });
+
   const modes: Array<[string, Json, unknown]> = [
     ['AUTO', { mode: 'AUTO' }, { type: 'auto' }],
     ['VALIDATED', { mode: 'VALIDATED' }, { type: 'auto' }],
@@ -367,8 +387,8 @@ describe('Gemini answer -> canonical -> Gemini', () => {
       stop_sequence: null,
       usage: { input_tokens: 23, output_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 100, output_tokens_details: { thinking_tokens: 7 } },
     });
-    assert.deepEqual(encodeGeminiAnswer(decoded, { created: 0 }), {
-      candidates: [{ content: { role: 'model', parts: [{ text: 'mulling', thought: true }, { text: 'Hello there.' }] }, index: 0, finishReason: 'STOP' }],
+    assert.deepEqual(encodeGeminiAnswer(decoded), {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'mulling', thought: true, thoughtSignature: SIG }, { text: 'Hello there.' }] }, index: 0, finishReason: 'STOP' }],
       usageMetadata: { promptTokenCount: 123, candidatesTokenCount: 5, totalTokenCount: 135, cachedContentTokenCount: 100, thoughtsTokenCount: 7 },
       modelVersion: 'gemini-2.5-flash',
       responseId: 'resp-1',
@@ -412,7 +432,7 @@ describe('Gemini answer -> canonical -> Gemini', () => {
   for (const [stop, finish] of encodeStops) {
     test(`stop reason ${stop} -> finishReason ${finish}`, () => {
       const canonical: CanonicalAnswer = { id: 'm', type: 'message', role: 'assistant', model: 'c', content: [{ type: 'text', text: 'x', citations: null } as never], stop_reason: stop as never, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } as never };
-      assert.equal((encodeGeminiAnswer(canonical, { created: 0 }) as any).candidates[0].finishReason, finish);
+      assert.equal((encodeGeminiAnswer(canonical) as any).candidates[0].finishReason, finish);
     });
   }
 
@@ -421,9 +441,22 @@ describe('Gemini answer -> canonical -> Gemini', () => {
       id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ls', input: { a: 1 } }], stop_reason: 'tool_use', stop_sequence: null,
       usage: { input_tokens: 10, output_tokens: 4, cache_read_input_tokens: 50, cache_creation_input_tokens: 30, cache_creation: { ephemeral_5m_input_tokens: 10, ephemeral_1h_input_tokens: 20 } },
     } as unknown as CanonicalAnswer;
-    const encoded = encodeGeminiAnswer(canonical, { created: 0 }) as any;
+    const encoded = encodeGeminiAnswer(canonical) as any;
     assert.deepEqual(encoded.usageMetadata, { promptTokenCount: 90, candidatesTokenCount: 4, totalTokenCount: 94, cachedContentTokenCount: 50 });
     assert.deepEqual(encoded.candidates[0].content.parts, [{ functionCall: { id: 'toolu_1', name: 'ls', args: { a: 1 } } }]);
+  });
+
+  test('an empty text part (Gemini\'s closing part, often carrying only a signature) is no block', () => {
+    const decoded = decodeGeminiAnswer(answer([{ functionCall: { name: 'ls', args: {} }, thoughtSignature: SIG }, { text: '', thoughtSignature: 'closing' }], 'STOP'));
+    assert.deepEqual(decoded.content.map((b) => b.type), ['tool_use']);
+  });
+
+  test('an upstream\'s thinking signature rides on the thought part, and comes back from the client as signed thinking', () => {
+    const canonical = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [{ type: 'thinking', thinking: 'hmm', signature: 'anthropic-sig' }, { type: 'text', text: 'Hi' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } as unknown as CanonicalAnswer;
+    const parts = (encodeGeminiAnswer(canonical) as any).candidates[0].content.parts;
+    assert.deepEqual(parts, [{ text: 'hmm', thought: true, thoughtSignature: 'anthropic-sig' }, { text: 'Hi' }]);
+    const back = decodeGeminiRequest({ contents: [user({ text: 'q' }), model(...parts), user({ text: 'more' })] });
+    assert.deepEqual((back.messages as Json[])[1], { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 'anthropic-sig' }, { type: 'text', text: 'Hi' }] });
   });
 
   test('a part with no canonical equivalent fails the answer, naming it', () => {
@@ -530,8 +563,16 @@ describe('canonical events -> Gemini stream', () => {
     ]);
     assert.equal(complete, true);
     const parts = events.map((e) => e.candidates[0].content.parts);
-    assert.deepEqual(parts, [[{ text: 'hmm', thought: true }], [{ text: 'Hi ' }], [{ text: 'there' }], [{ functionCall: { id: 'toolu_1', name: 'ls', args: { dir: '.' } } }], [{ text: '' }]]);
-    assert.ok(events.slice(0, -1).every((e) => e.usageMetadata === undefined && e.candidates[0].finishReason === undefined));
+    assert.deepEqual(parts, [
+      [{ text: 'hmm', thought: true }],
+      [{ text: '', thought: true, thoughtSignature: 'anthropic-sig' }],
+      [{ text: 'Hi ' }],
+      [{ text: 'there' }],
+      [{ functionCall: { id: 'toolu_1', name: 'ls', args: { dir: '.' } } }],
+      [{ text: '' }],
+    ]);
+    // Every chunk tells the prompt size, as Gemini's do; the last one the final figures and the finish.
+    assert.ok(events.slice(0, -1).every((e) => e.candidates[0].finishReason === undefined && e.usageMetadata.promptTokenCount === 30));
     assert.equal(events.at(-1).candidates[0].finishReason, 'STOP');
     assert.deepEqual(events.at(-1).usageMetadata, { promptTokenCount: 30, candidatesTokenCount: 15, totalTokenCount: 45, cachedContentTokenCount: 20 });
     assert.ok(events.every((e) => e.responseId === 'msg_1' && e.modelVersion === 'claude-up'));
