@@ -8,6 +8,7 @@
 //   with an id that carries its signature, the client's tool result goes back, and the upstream
 //   accepts it, which proves the signature was restored.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
@@ -66,6 +67,8 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
         ],
       },
       env: UPSTREAM_KEYS,
+      // Debug: the logs hold everything the gateway writes about requests, so the key check below means something.
+      logLevel: 'debug',
     });
     key = (await gw.createKey('admin', 'genai')).key;
     ai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gw.textUrl } });
@@ -81,6 +84,7 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
     restoreEnv?.();
     // Nothing the gateway wrote holds the client's key or an upstream's.
     if (gw) {
+      assert.match(gw.stderr, /"msg":"request"/, 'the gateway logged its requests');
       for (const secret of [key, ...Object.values(UPSTREAM_KEYS)]) {
         assert.ok(!gw.stdout.includes(secret) && !gw.stderr.includes(secret), 'a key in the gateway output');
       }
@@ -187,6 +191,40 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
       assert.deepEqual(anthropicUp.last().json().tools, [{ name: 'get_weather', description: 'Current weather', input_schema: WEATHER_DECLARATION.parametersJsonSchema }]);
     });
 
+    test('anthropic upstream: thinking comes back signed (JSON and stream), so the next turn is accepted with its tool result', async () => {
+      const signature = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds9dwX6tVlk6eJTEpPcYH+3DQmuKdvX6SVbZ6Yl9ieX0=';
+      const config = { thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 }, tools: [{ functionDeclarations: [WEATHER_DECLARATION] }] };
+      anthropicUp.handle(() => jsonReply(200, messagesJson('claude-up', '', { input: 30, output: 9 }, { thinking: { text: 'Need the weather.', signature }, tools: [{ id: 'toolu_02', name: 'get_weather', pieces: ['{"city":"Oslo"}'] }] })));
+      const first = await ai.models.generateContent({ model: 'via-messages', contents: 'Weather in Oslo?', config });
+      const modelTurn = first.candidates![0]!.content!;
+      assert.deepEqual(modelTurn.parts![0], { text: 'Need the weather.', thought: true, thoughtSignature: signature });
+      anthropicUp.handle(() => jsonReply(200, messagesJson('claude-up', 'Seven degrees.', { input: 40, output: 3 })));
+      const call = first.functionCalls![0]!;
+      const second = await ai.models.generateContent({
+        model: 'via-messages',
+        config,
+        contents: [{ role: 'user', parts: [{ text: 'Weather in Oslo?' }] }, modelTurn, { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { temp: 7 } } }] }],
+      });
+      assert.equal(second.text, 'Seven degrees.');
+      const sent = anthropicUp.last().json();
+      assert.deepEqual(sent.messages[1].content, [
+        { type: 'thinking', thinking: 'Need the weather.', signature },
+        { type: 'tool_use', id: 'toolu_02', name: 'get_weather', input: { city: 'Oslo' } },
+      ]);
+      assert.deepEqual(sent.messages[2].content, [{ type: 'tool_result', tool_use_id: 'toolu_02', content: '{"temp":7}' }]);
+
+      // Streamed: the thought arrives in pieces, its signature in a part of its own; the parts sent back make one signed block.
+      anthropicUp.handle(() => sseReply([readFileSync(new URL('../fixtures/sse/messages/thinking.sse', import.meta.url))]));
+      const parts: any[] = [];
+      for await (const chunk of await ai.models.generateContentStream({ model: 'via-messages', contents: 'What is 27 × 453?', config: { thinkingConfig: { includeThoughts: true } } })) parts.push(...(chunk.candidates?.[0]?.content?.parts ?? []));
+      anthropicUp.handle(() => jsonReply(200, messagesJson('claude-up', 'You are welcome.', { input: 40, output: 3 })));
+      await ai.models.generateContent({ model: 'via-messages', contents: [{ role: 'user', parts: [{ text: 'What is 27 × 453?' }] }, { role: 'model', parts }, { role: 'user', parts: [{ text: 'thanks' }] }] });
+      assert.deepEqual(anthropicUp.last().json().messages[1].content, [
+        { type: 'thinking', thinking: '27 × 453: 27 × 400 = 10800, 27 × 53 = 1431; sum 12231.', signature },
+        { type: 'text', text: '27 × 453 = 12231' },
+      ]);
+    });
+
     test('gemini upstream: a byte pass-through of JSON and stream (usage classes kept, key swapped)', async () => {
       fake.script({ thought: 'Greeting.', text: 'Hello from Gemini.', usage: { promptTokenCount: 50, cachedContentTokenCount: 30, candidatesTokenCount: 4, thoughtsTokenCount: 6 } });
       const answer = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hello', config: { thinkingConfig: { includeThoughts: true } } });
@@ -238,6 +276,17 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
       const countedUp = await ai.models.countTokens({ model: 'gemini-2.5-flash', contents: 'how many tokens' });
       assert.ok((countedUp.totalTokens ?? 0) > 0);
       assert.equal(fake.last().action, 'countTokens');
+
+      anthropicUp.handle((r) => (r.path === '/v1/messages/count_tokens' ? jsonReply(200, { input_tokens: 42 }) : jsonReply(404, {})));
+      const countedMessages = await ai.models.countTokens({ model: 'via-messages', contents: 'count me upstream' });
+      assert.equal(countedMessages.totalTokens, 42);
+      assert.equal(anthropicUp.last().path, '/v1/messages/count_tokens');
+      assert.deepEqual(anthropicUp.last().json().messages, [{ role: 'user', content: [{ type: 'text', text: 'count me upstream' }] }]);
+      // A chat-completions upstream has no token counting: refused in Gemini's shape, naming the model and the method.
+      const countedChat = await geminiError(ai.models.countTokens({ model: 'via-chat', contents: 'no count endpoint' }));
+      assert.equal(countedChat.status, 400);
+      assert.equal(countedChat.body.error.status, 'INVALID_ARGUMENT');
+      assert.match(countedChat.body.error.message, /via-chat.*countTokens/);
 
       const one = await ai.models.embedContent({ model: 'demo-embedding', contents: 'a sentence' });
       assert.equal(one.embeddings?.length, 1);

@@ -207,7 +207,8 @@ function generation(config: Json, out: CanonicalRequest): void {
   else if (budget !== undefined && budget > 0) out.thinking = { type: 'enabled', budget_tokens: budget };
   else if (budget === -1 || thinking.includeThoughts === true) out.thinking = { type: 'adaptive' };
   const effort = level ? level.toLowerCase() : undefined;
-  const schema = isRecord(config.responseJsonSchema) ? (jsonSchemaFromOpenApi(config.responseJsonSchema) as Json) : isRecord(config.responseSchema) ? (jsonSchemaFromOpenApi(config.responseSchema) as Json) : undefined;
+  // responseJsonSchema is JSON Schema already (lowering it would rewrite a `type` inside a default or a const).
+  const schema = isRecord(config.responseJsonSchema) ? config.responseJsonSchema : isRecord(config.responseSchema) ? (jsonSchemaFromOpenApi(config.responseSchema) as Json) : undefined;
   if (config.responseMimeType === 'application/json' && !schema) refuse('generationConfig.responseMimeType', 'the upstream protocol has no free JSON mode; give a responseJsonSchema.');
   if (effort || schema) out.output_config = { ...(effort ? { effort } : {}), ...(schema ? { format: { type: 'json_schema', schema } } : {}) };
 }
@@ -220,7 +221,17 @@ export function decodeGeminiRequest(body: Json): CanonicalRequest {
   generation(asRecord(camel(body, 'generationConfig', 'generation_config')), out);
   const declared = tools(body.tools);
   if (declared?.length) out.tools = declared;
-  const choice = toolChoice(camel(body, 'toolConfig', 'tool_config'));
+  const config = camel(body, 'toolConfig', 'tool_config');
+  const choice = toolChoice(config);
   if (choice && (choice.type === 'none' || out.tools)) out.tool_choice = choice;
+  // ANY among several allowed functions: the canonical choice is "any tool", so the tools offered
+  // are narrowed to the allowed ones (the model may call no other in this turn either way).
+  const allowed = camel(asRecord(camel(asRecord(config), 'functionCallingConfig', 'function_calling_config')), 'allowedFunctionNames', 'allowed_function_names');
+  if (choice?.type === 'any' && declared && Array.isArray(allowed) && allowed.length > 1) {
+    const names = new Set(allowed.map(String));
+    const missing = [...names].find((name) => !declared.some((t) => t.name === name));
+    if (missing !== undefined) refuse('toolConfig.functionCallingConfig.allowedFunctionNames', `"${missing}" is not a declared function.`);
+    out.tools = declared.filter((t) => names.has(t.name));
+  }
   return out;
 }

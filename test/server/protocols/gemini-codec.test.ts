@@ -229,6 +229,19 @@ describe('Gemini request -> canonical', () => {
     });
   }
 
+  test('ANY among several allowed functions: the tools offered narrowed to those (no wider choice)', () => {
+    const decoded = decodeGeminiRequest({ contents: [user({ text: 'x' })], tools: [{ functionDeclarations: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }], toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['a', 'c'] } } });
+    assert.deepEqual(decoded.tool_choice, { type: 'any' });
+    assert.deepEqual((decoded.tools as Json[]).map((t) => t.name), ['a', 'c']);
+    const error = refusal(() => decodeGeminiRequest({ contents: [user({ text: 'x' })], tools: TOOLS, toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['a', 'zzz'] } } }));
+    assert.equal(error.field, 'toolConfig.functionCallingConfig.allowedFunctionNames');
+  });
+
+  test('responseJsonSchema is JSON Schema already: kept as written (a const object with a `type` is not rewritten)', () => {
+    const schema = { type: 'object', properties: { event: { const: { type: 'Click' } }, kind: { type: 'string', default: 'A' } } };
+    assert.deepEqual(decodeGeminiRequest({ contents: [user({ text: 'x' })], generationConfig: { responseMimeType: 'application/json', responseJsonSchema: schema } }).output_config, { format: { type: 'json_schema', schema } });
+  });
+
   const configs: Array<[string, Json, Json]> = [
     ['limits, sampling and stop sequences', { maxOutputTokens: 256, temperature: 0.2, topP: 0.9, topK: 40, stopSequences: ['###'], candidateCount: 1, responseModalities: ['TEXT'] }, { max_tokens: 256, temperature: 0.2, top_p: 0.9, top_k: 40, stop_sequences: ['###'] }],
     ['thinkingBudget 0: thinking disabled', { thinkingConfig: { thinkingBudget: 0 } }, { thinking: { type: 'disabled' } }],
