@@ -225,6 +225,57 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
       ]);
     });
 
+    test('openai upstream: a function call and its response round-trip with the chat call id', async () => {
+      openaiUp.handle(() => jsonReply(200, chatJson('gpt-up', null, { input: 20, output: 5 }, { tools: [{ id: 'call_Q1w2E3', name: 'get_weather', pieces: ['{"city":"Oslo"}'] }] })));
+      const config = { tools: [{ functionDeclarations: [WEATHER_DECLARATION] }] };
+      const first = await ai.models.generateContent({ model: 'via-chat', contents: 'Weather in Oslo?', config });
+      const call = first.functionCalls![0]!;
+      assert.deepEqual([call.id, call.name, call.args], ['call_Q1w2E3', 'get_weather', { city: 'Oslo' }]);
+      openaiUp.handle(() => jsonReply(200, chatJson('gpt-up', 'Seven degrees.', { input: 30, output: 3 })));
+      const second = await ai.models.generateContent({
+        model: 'via-chat',
+        config,
+        contents: [{ role: 'user', parts: [{ text: 'Weather in Oslo?' }] }, first.candidates![0]!.content!, { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { temp: 7 } } }] }],
+      });
+      assert.equal(second.text, 'Seven degrees.');
+      const messages = openaiUp.last().json().messages;
+      assert.equal(messages[1].tool_calls[0].id, 'call_Q1w2E3');
+      assert.equal(messages[2].role, 'tool');
+      assert.equal(messages[2].tool_call_id, 'call_Q1w2E3');
+      assert.deepEqual(JSON.parse(messages[2].content.map?.((p: any) => p.text).join('') ?? messages[2].content), { temp: 7 });
+    });
+
+    test('an upstream stream that fails or is cut mid-way ends in an error for the client, SSE and JSON array, never in a finish', async () => {
+      const request = (query: string) =>
+        fetch(`${gw.textUrl}/v1beta/models/via-messages:streamGenerateContent${query}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+          body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'go' }] }] }),
+        });
+      for (const [file, code] of [['overloaded-midstream', 503], ['cut-off', 502]] as const) {
+        anthropicUp.handle(() => sseReply([readFileSync(new URL(`../fixtures/sse/messages/${file}.sse`, import.meta.url))]));
+        const sse = await (await request('?alt=sse')).text();
+        const events = sse.split(/\r?\n\r?\n/).filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)));
+        assert.ok(events.length > 1, sse);
+        assert.equal(events.at(-1).error?.code, code, `${file}: the stream ends with an error object: ${sse}`);
+        assert.ok(!events.some((e) => e.candidates?.[0]?.finishReason), `${file}: no event claims a finish`);
+
+        const array = JSON.parse(await (await request('')).text()) as any[];
+        assert.equal(array.at(-1).error?.code, code, `${file}: the array ends with an error object`);
+        assert.ok(!array.some((e) => e.candidates?.[0]?.finishReason), `${file}: no element claims a finish`);
+
+        // The genai SDK reads the partial text; it raises only an error written as bare JSON (not as an
+        // SSE event), so its caller learns of the failure by the missing finishReason.
+        let finish: string | undefined;
+        let text = '';
+        for await (const chunk of await ai.models.generateContentStream({ model: 'via-messages', contents: 'go' })) {
+          text += chunk.text ?? '';
+          finish = chunk.candidates?.[0]?.finishReason ?? finish;
+        }
+        assert.ok(text.length > 0 && finish === undefined, `${file}: ${text} ${finish}`);
+      }
+    });
+
     test('gemini upstream: a byte pass-through of JSON and stream (usage classes kept, key swapped)', async () => {
       fake.script({ thought: 'Greeting.', text: 'Hello from Gemini.', usage: { promptTokenCount: 50, cachedContentTokenCount: 30, candidatesTokenCount: 4, thoughtsTokenCount: 6 } });
       const answer = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hello', config: { thinkingConfig: { includeThoughts: true } } });
