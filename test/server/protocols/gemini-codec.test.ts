@@ -2,8 +2,11 @@
 // encoded (canonical -> Gemini upstream), answers and streams both ways, and the refusals, each
 // naming the field the client wrote.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import type { Json } from '../../../core/protocol/chat-types.ts';
+import { SseParser } from '../../../core/protocol/sse.ts';
 import type { CanonicalAnswer, CanonicalRequest } from '../../../server/protocols/canonical/conversation.ts';
 import { DEFAULT_TRANSLATION } from '../../../server/protocols/codec.ts';
 import { callIdWithSignature, SKIP_SIGNATURE, splitCallId } from '../../../server/protocols/gemini/call-ids.ts';
@@ -15,6 +18,7 @@ import { encodeGeminiRequest } from '../../../server/protocols/gemini/encode-req
 import { canonicalStreamToGemini } from '../../../server/protocols/gemini/encode-stream.ts';
 import type { StreamEventOut, StreamTranslation } from '../../../server/protocols/shared/stream-types.ts';
 import { TranslationError } from '../../../server/protocols/shared/translation-error.ts';
+import { translatorBetween } from '../../../server/protocols/translation.ts';
 
 const TARGET = { upstreamModel: 'gemini-up', settings: DEFAULT_TRANSLATION };
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -612,5 +616,53 @@ describe('canonical events -> Gemini stream', () => {
       ]),
     );
     assert.equal(error.side, 'answer');
+  });
+});
+
+describe('upstream streams of the other protocols -> a Gemini client (composed translation, cut at every byte)', () => {
+  const fixture = (path: string) => readFileSync(new URL(`../../fixtures/sse/${path}`, import.meta.url));
+
+  function geminiChunks(upstream: 'chat' | 'messages', bytes: Buffer): { chunks: any[]; complete: boolean } {
+    const translation = translatorBetween('gemini', upstream)!.stream;
+    const once = (cut?: number) => {
+      const parser = new SseParser();
+      const raw = cut === undefined ? parser.push(bytes) : [...parser.push(bytes.subarray(0, cut)), ...parser.push(bytes.subarray(cut))];
+      raw.push(...parser.end());
+      return runStream(translation, raw.filter((e) => !e.comment).map((e) => (e.data === '[DONE]' ? '[DONE]' : JSON.parse(e.data))).map((data) => data));
+    };
+    const whole = once();
+    for (let k = 1; k < bytes.length; k++) {
+      const cut = once(k);
+      if (!isDeepStrictEqual(cut, whole)) assert.deepEqual(cut, whole, `cut at byte ${k}`);
+    }
+    return { chunks: whole.events, complete: whole.complete };
+  }
+
+  const calls = (chunks: any[]) => chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []).filter((p: any) => p.functionCall).map((p: any) => p.functionCall);
+
+  test('chat-completions parallel tool calls arrive whole, arguments parsed', () => {
+    const { chunks, complete } = geminiChunks('chat', fixture('chat/tool-calls-parallel.sse'));
+    assert.equal(complete, true);
+    assert.deepEqual(calls(chunks), [
+      { id: 'call_Dk2Wq8FhV3nN1tYb', name: 'get_weather', args: { city: 'San Francisco', unit: 'celsius' } },
+      { id: calls(chunks)[1].id, name: 'get_weather', args: { city: 'München' } },
+    ]);
+    assert.equal(chunks.at(-1).candidates[0].finishReason, 'STOP');
+  });
+
+  test('messages thinking with its signature, then text: the thought, its signature part, the text, usage at the end', () => {
+    const { chunks, complete } = geminiChunks('messages', fixture('messages/thinking.sse'));
+    assert.equal(complete, true);
+    const parts = chunks.flatMap((c) => c.candidates[0].content.parts);
+    assert.equal(parts.filter((p: any) => p.thought).map((p: any) => p.text).join(''), '27 × 453: 27 × 400 = 10800, 27 × 53 = 1431; sum 12231.');
+    assert.equal(parts.find((p: any) => p.thoughtSignature)?.thoughtSignature, 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds9dwX6tVlk6eJTEpPcYH+3DQmuKdvX6SVbZ6Yl9ieX0=');
+    assert.equal(parts.filter((p: any) => !p.thought).map((p: any) => p.text).join(''), '27 × 453 = 12231');
+    assert.deepEqual(chunks.at(-1).usageMetadata, { promptTokenCount: 36, candidatesTokenCount: 21, totalTokenCount: 97, thoughtsTokenCount: 40 });
+  });
+
+  test('a messages stream cut off is incomplete; one that fails ends in a Gemini error', () => {
+    assert.equal(geminiChunks('messages', fixture('messages/cut-off.sse')).complete, false);
+    const failed = geminiChunks('messages', fixture('messages/overloaded-midstream.sse'));
+    assert.deepEqual(failed.chunks.at(-1), { error: { code: 503, message: 'Overloaded', status: 'UNAVAILABLE' } });
   });
 });
