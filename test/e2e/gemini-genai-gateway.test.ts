@@ -387,6 +387,26 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
       assert.match(doubledBody.error.message, /version twice/);
       assert.match(doubledBody.error.message, new RegExp(gw.textUrl.replace(/[.:/]/g, '\\$&')));
 
+      const get = await fetch(`${gw.textUrl}/v1beta/models/demo-chat:generateContent`, { headers: { 'x-goog-api-key': key } });
+      assert.equal(get.status, 404);
+      const getBody = (await get.json()) as any;
+      assert.equal(getBody.error.status, 'NOT_FOUND');
+      assert.match(getBody.error.message, /with POST: POST http:\/\/\S+\/v1beta\/models\/demo-chat:generateContent/);
+
+      const sizes = await geminiError(
+        ai.models.embedContent({ model: 'demo-embedding', contents: ['a', 'b'], config: { outputDimensionality: 4 } }).then(() =>
+          fetch(`${gw.textUrl}/v1beta/models/demo-embedding:batchEmbedContents`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+            body: JSON.stringify({ requests: [{ content: { parts: [{ text: 'a' }] }, outputDimensionality: 4 }, { content: { parts: [{ text: 'b' }] }, outputDimensionality: 8 }] }),
+          }).then(async (r) => {
+            throw new ApiError({ status: r.status, message: await r.text() });
+          }),
+        ),
+      );
+      assert.equal(sizes.status, 400);
+      assert.match(sizes.body.error.message, /requests\[1\]\.outputDimensionality/);
+
       const refused = await geminiError(ai.models.generateContent({ model: 'via-messages', contents: 'hi', config: { seed: 7 } }));
       assert.equal(refused.status, 400);
       assert.equal(refused.body.error.status, 'INVALID_ARGUMENT');

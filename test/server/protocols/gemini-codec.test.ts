@@ -13,6 +13,7 @@ import { callIdWithSignature, SKIP_SIGNATURE, splitCallId } from '../../../serve
 import { decodeGeminiAnswer } from '../../../server/protocols/gemini/decode-answer.ts';
 import { decodeGeminiRequest } from '../../../server/protocols/gemini/decode-request.ts';
 import { geminiStreamToCanonical } from '../../../server/protocols/gemini/decode-stream.ts';
+import { GEMINI_BATCH_EMBED_TO_OPENAI, GEMINI_EMBED_TO_OPENAI } from '../../../server/protocols/gemini/embeddings.ts';
 import { encodeGeminiAnswer } from '../../../server/protocols/gemini/encode-answer.ts';
 import { encodeGeminiRequest } from '../../../server/protocols/gemini/encode-request.ts';
 import { canonicalStreamToGemini } from '../../../server/protocols/gemini/encode-stream.ts';
@@ -664,5 +665,26 @@ describe('upstream streams of the other protocols -> a Gemini client (composed t
     assert.equal(geminiChunks('messages', fixture('messages/cut-off.sse')).complete, false);
     const failed = geminiChunks('messages', fixture('messages/overloaded-midstream.sse'));
     assert.deepEqual(failed.chunks.at(-1), { error: { code: 503, message: 'Overloaded', status: 'UNAVAILABLE' } });
+  });
+});
+
+describe('embedContent and batchEmbedContents for an OpenAI-style embeddings upstream', () => {
+  test('texts and the vector size go up; vectors come back in Gemini\'s shape', () => {
+    assert.deepEqual(GEMINI_EMBED_TO_OPENAI.request({ content: { parts: [{ text: 'a' }, { text: 'b' }] }, outputDimensionality: 8 }, 'emb-up', DEFAULT_TRANSLATION), { model: 'emb-up', input: 'a\nb', dimensions: 8 });
+    assert.deepEqual(GEMINI_EMBED_TO_OPENAI.response({ data: [{ embedding: [0.1, 0.2] }] }, { created: 0 }), { embedding: { values: [0.1, 0.2] } });
+    const batch = { requests: [{ model: 'models/e', content: { parts: [{ text: 'x' }] }, outputDimensionality: 4 }, { model: 'models/e', content: { parts: [{ text: 'y' }] }, outputDimensionality: 4 }] };
+    assert.deepEqual(GEMINI_BATCH_EMBED_TO_OPENAI.request(batch, 'emb-up', DEFAULT_TRANSLATION), { model: 'emb-up', input: ['x', 'y'], dimensions: 4 });
+    assert.deepEqual(GEMINI_BATCH_EMBED_TO_OPENAI.response({ data: [{ embedding: [1] }, { embedding: [2] }] }, { created: 0 }), { embeddings: [{ values: [1] }, { values: [2] }] });
+  });
+
+  test('a batch asking for two vector sizes is refused, naming the request (was: all answered at the first size)', () => {
+    const batch = { requests: [{ content: { parts: [{ text: 'x' }] }, outputDimensionality: 4 }, { content: { parts: [{ text: 'y' }] }, outputDimensionality: 8 }] };
+    assert.equal(refusal(() => GEMINI_BATCH_EMBED_TO_OPENAI.request(batch, 'emb-up', DEFAULT_TRANSLATION)).field, 'requests[1].outputDimensionality');
+    const unset = { requests: [{ content: { parts: [{ text: 'x' }] } }, { content: { parts: [{ text: 'y' }] }, outputDimensionality: 8 }] };
+    assert.equal(refusal(() => GEMINI_BATCH_EMBED_TO_OPENAI.request(unset, 'emb-up', DEFAULT_TRANSLATION)).field, 'requests[1].outputDimensionality');
+  });
+
+  test('non-text parts are refused, naming the part', () => {
+    assert.equal(refusal(() => GEMINI_EMBED_TO_OPENAI.request({ content: { parts: [{ inlineData: { mimeType: 'image/png', data: PNG } }] } }, 'e', DEFAULT_TRANSLATION)).field, 'content.parts[0]');
   });
 });
