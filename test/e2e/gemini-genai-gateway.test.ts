@@ -393,17 +393,12 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
       assert.equal(getBody.error.status, 'NOT_FOUND');
       assert.match(getBody.error.message, /with POST: POST http:\/\/\S+\/v1beta\/models\/demo-chat:generateContent/);
 
-      const sizes = await geminiError(
-        ai.models.embedContent({ model: 'demo-embedding', contents: ['a', 'b'], config: { outputDimensionality: 4 } }).then(() =>
-          fetch(`${gw.textUrl}/v1beta/models/demo-embedding:batchEmbedContents`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
-            body: JSON.stringify({ requests: [{ content: { parts: [{ text: 'a' }] }, outputDimensionality: 4 }, { content: { parts: [{ text: 'b' }] }, outputDimensionality: 8 }] }),
-          }).then(async (r) => {
-            throw new ApiError({ status: r.status, message: await r.text() });
-          }),
-        ),
-      );
+      const sizesResponse = await fetch(`${gw.textUrl}/v1beta/models/demo-embedding:batchEmbedContents`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+        body: JSON.stringify({ requests: [{ content: { parts: [{ text: 'a' }] }, outputDimensionality: 4 }, { content: { parts: [{ text: 'b' }] }, outputDimensionality: 8 }] }),
+      });
+      const sizes = { status: sizesResponse.status, body: (await sizesResponse.json()) as any };
       assert.equal(sizes.status, 400);
       assert.match(sizes.body.error.message, /requests\[1\]\.outputDimensionality/);
 
