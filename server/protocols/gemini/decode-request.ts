@@ -6,7 +6,7 @@
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ContentBlock, MessageParam, MessagesTool, MessagesToolChoice, TextBlock } from '../../../core/protocol/messages-types.ts';
 import type { CanonicalRequest } from '../canonical/conversation.ts';
-import { asNumber, asRecord, asString, isRecord, isUnset } from '../shared/json-values.ts';
+import { asNumber, asRecord, asString, isRecord, isUnset, parseJsonText } from '../shared/json-values.ts';
 import { checkRequestFields, type InertRule } from '../shared/request-fields.ts';
 import { refuse } from '../shared/translation-error.ts';
 import { callIdWithSignature } from './call-ids.ts';
@@ -46,6 +46,22 @@ function mediaBlock(mimeType: string, source: Json, field: string): Block {
   refuse(`${field}.mimeType`, `"${mimeType}" cannot be sent to the upstream protocol; images (jpeg, png, gif, webp) and PDFs can.`);
 }
 
+/**
+ * A function's response as a tool result. Gemini's convention, `{output: text}` or `{error: text}`
+ * (what the Gemini CLI sends), becomes that text itself, which a model of another protocol reads
+ * better than escaped JSON; the encoder wraps text back the same way, so nothing is lost (output
+ * text that is itself a JSON object stays wrapped, or it would come back unwrapped). Anything else
+ * goes as JSON.
+ */
+function resultContent(result: unknown): { content: string; is_error?: true } {
+  if (isRecord(result) && Object.keys(result).length === 1) {
+    if (typeof result.error === 'string') return { content: result.error, is_error: true };
+    if (typeof result.output === 'string' && !isRecord(parseJsonText(result.output))) return { content: result.output };
+  }
+  const failed = isRecord(result) && 'error' in result && !('output' in result) && !('result' in result);
+  return { content: typeof result === 'string' ? result : JSON.stringify(result ?? {}), ...(failed ? { is_error: true as const } : {}) };
+}
+
 /** Function calls of the conversation so far, by name, for responses that name no id. */
 type Calls = Map<string, string[]>;
 
@@ -83,9 +99,7 @@ function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls:
     const id = byId ?? pending[0] ?? asString(response.id);
     if (!id) refuse(`${field}.functionResponse`, `answers no earlier function call named "${name}"; send the model's functionCall before its response.`);
     calls.set(name, pending.filter((p) => p !== id));
-    const result = response.response;
-    const failed = isRecord(result) && 'error' in result && !('output' in result) && !('result' in result);
-    return { type: 'tool_result', tool_use_id: id, content: typeof result === 'string' ? result : JSON.stringify(result ?? {}), ...(failed ? { is_error: true } : {}) };
+    return { type: 'tool_result', tool_use_id: id, ...resultContent(response.response) };
   }
   if (Object.keys(part).every((key) => key === 'thoughtSignature' || key === 'thought_signature')) return undefined;
   refuse(`${field}`, `parts of this kind (${Object.keys(part).join(', ')}) run only at a Gemini provider; send text, inline data, function calls and responses.`);

@@ -132,7 +132,7 @@ describe('Gemini request -> canonical', () => {
             role: 'user',
             content: [
               { type: 'tool_result', tool_use_id: 'c2', content: '{"temp":20}' },
-              { type: 'tool_result', tool_use_id: callIdWithSignature('c1', SIG), content: '{"error":"no station"}', is_error: true },
+              { type: 'tool_result', tool_use_id: callIdWithSignature('c1', SIG), content: 'no station', is_error: true },
             ],
           },
         ],
@@ -144,7 +144,7 @@ describe('Gemini request -> canonical', () => {
         contents: [
           user({ text: 'list two dirs' }),
           model({ functionCall: { name: 'ls', args: { dir: 'a' } }, thoughtSignature: SIG }, { functionCall: { name: 'ls', args: { dir: 'b' } } }, { functionCall: { name: 'pwd', args: {} } }),
-          user({ functionResponse: { name: 'pwd', response: { output: '/w' } } }, { functionResponse: { name: 'ls', response: { output: 'x' } } }, { functionResponse: { name: 'ls', response: { output: 'y' } } }),
+          user({ functionResponse: { name: 'pwd', response: { output: '/w' } } }, { functionResponse: { name: 'ls', response: { output: 'x' } } }, { functionResponse: { name: 'ls', response: { output: 'y', exitCode: 0 } } }),
         ],
       },
       expect: {
@@ -161,9 +161,9 @@ describe('Gemini request -> canonical', () => {
           {
             role: 'user',
             content: [
-              { type: 'tool_result', tool_use_id: 'call_2', content: '{"output":"/w"}' },
-              { type: 'tool_result', tool_use_id: callIdWithSignature('call_0', SIG), content: '{"output":"x"}' },
-              { type: 'tool_result', tool_use_id: 'call_1', content: '{"output":"y"}' },
+              { type: 'tool_result', tool_use_id: 'call_2', content: '/w' },
+              { type: 'tool_result', tool_use_id: callIdWithSignature('call_0', SIG), content: 'x' },
+              { type: 'tool_result', tool_use_id: 'call_1', content: '{"output":"y","exitCode":0}' },
             ],
           },
         ],
@@ -233,6 +233,27 @@ describe('Gemini request -> canonical', () => {
       assert.deepEqual(decodeGeminiRequest({ contents: [user({ text: 'x' })], tools: TOOLS, toolConfig: { functionCallingConfig: config } }).tool_choice, expected);
     });
   }
+
+  test('Gemini\'s {output}/{error} responses travel as their text and are wrapped back the same way; JSON-object output text stays wrapped', () => {
+    const responses = [{ output: 'line 1\nline 2' }, { error: 'not found' }, { output: '{"a":1}' }, { output: '' }, { temp: 7 }];
+    const body = {
+      contents: [
+        user({ text: 'go' }),
+        model(...responses.map((_, i) => ({ functionCall: { id: `c${i}`, name: 'f', args: {} } }))),
+        user(...responses.map((response, i) => ({ functionResponse: { id: `c${i}`, name: 'f', response } }))),
+      ],
+    };
+    const decoded = decodeGeminiRequest(body);
+    assert.deepEqual((decoded.messages as Json[])[2]!.content, [
+      { type: 'tool_result', tool_use_id: 'c0', content: 'line 1\nline 2' },
+      { type: 'tool_result', tool_use_id: 'c1', content: 'not found', is_error: true },
+      { type: 'tool_result', tool_use_id: 'c2', content: '{"output":"{\\"a\\":1}"}' },
+      { type: 'tool_result', tool_use_id: 'c3', content: '' },
+      { type: 'tool_result', tool_use_id: 'c4', content: '{"temp":7}' },
+    ]);
+    const encoded = encodeGeminiRequest(decoded, TARGET) as any;
+    assert.deepEqual(encoded.contents[2].parts.map((p: any) => p.functionResponse.response), responses);
+  });
 
   test('ANY among several allowed functions: the tools offered narrowed to those (no wider choice)', () => {
     const decoded = decodeGeminiRequest({ contents: [user({ text: 'x' })], tools: [{ functionDeclarations: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }], toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['a', 'c'] } } });
