@@ -10,8 +10,17 @@ import { callIdWithSignature } from './call-ids.ts';
 
 export type PartBlock = ResponseBlock | undefined;
 
-/** One part; `callNumber` names calls that come without an id. */
-export function blockFromPart(part: Json, field: string, callNumber: number): PartBlock {
+/**
+ * The id of a call Gemini sent without one (Gemini API models do not number their calls): unique in
+ * the conversation, since clients of other protocols key tool results by id and a `call_1` in
+ * every turn would collide.
+ */
+function generatedCallId(responseId: string | undefined, callNumber: number): string {
+  return responseId ? `call_${responseId}_${callNumber}` : `call_${callNumber}`;
+}
+
+/** One part; `callNumber` (with the answer's responseId) names calls that come without an id. */
+export function blockFromPart(part: Json, field: string, callNumber: number, responseId?: string): PartBlock {
   const signature = asString(part.thoughtSignature);
   if (typeof part.text === 'string') {
     if (part.thought === true) return { type: 'thinking', thinking: part.text, signature: signature ?? '' };
@@ -22,7 +31,7 @@ export function blockFromPart(part: Json, field: string, callNumber: number): Pa
   }
   if (isRecord(part.functionCall)) {
     const call = part.functionCall;
-    const own = asString(call.id) ?? `call_${callNumber}`;
+    const own = asString(call.id) ?? generatedCallId(responseId, callNumber);
     return { type: 'tool_use', id: callIdWithSignature(own, signature), name: String(call.name ?? ''), input: isRecord(call.args) ? call.args : {} };
   }
   if (signature !== undefined && Object.keys(part).length === 1) return undefined;

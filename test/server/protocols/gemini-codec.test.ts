@@ -455,9 +455,12 @@ describe('Gemini answer -> canonical -> Gemini', () => {
     const decoded = decodeGeminiAnswer(answer([{ functionCall: { id: 'fc1', name: 'ls', args: { dir: '.' } }, thoughtSignature: SIG }, { functionCall: { name: 'pwd', args: {} } }], 'STOP'));
     assert.deepEqual(decoded.content, [
       { type: 'tool_use', id: callIdWithSignature('fc1', SIG), name: 'ls', input: { dir: '.' } },
-      { type: 'tool_use', id: 'call_1', name: 'pwd', input: {} },
+      { type: 'tool_use', id: 'call_resp-1_1', name: 'pwd', input: {} },
     ]);
     assert.equal(splitCallId((decoded.content[0] as { id: string }).id).signature, SIG);
+    // Gemini API models send calls without ids: the ids made for them differ from answer to answer.
+    const other = decodeGeminiAnswer({ ...answer([{ functionCall: { name: 'pwd', args: {} } }], 'STOP'), responseId: 'resp-2' });
+    assert.equal((other.content[0] as { id: string }).id, 'call_resp-2_0');
   });
 
   const encodeStops: Array<[string, string]> = [
@@ -545,7 +548,7 @@ describe('Gemini stream -> canonical events', () => {
       { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
       { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Checking.' } },
       { type: 'content_block_stop', index: 1 },
-      { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: callIdWithSignature('call_0', 'call-sig'), name: 'ls', input: {} } },
+      { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: callIdWithSignature('call_r1_0', 'call-sig'), name: 'ls', input: {} } },
       { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"dir":"."}' } },
       { type: 'content_block_stop', index: 2 },
       { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 5, output_tokens: 13, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens_details: { thinking_tokens: 4 } } },
@@ -557,8 +560,8 @@ describe('Gemini stream -> canonical events', () => {
     const { events } = runStream(geminiStreamToCanonical, [chunk([{ functionCall: { name: 'a', args: {} }, thoughtSignature: SIG }, { functionCall: { name: 'b', args: { x: 1 } } }], { finishReason: 'STOP' })]);
     const starts = events.filter((e) => e.type === 'content_block_start').map((e) => [e.index, e.content_block.id, e.content_block.name]);
     assert.deepEqual(starts, [
-      [0, callIdWithSignature('call_0', SIG), 'a'],
-      [1, 'call_1', 'b'],
+      [0, callIdWithSignature('call_r1_0', SIG), 'a'],
+      [1, 'call_r1_1', 'b'],
     ]);
   });
 
