@@ -213,6 +213,18 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
       ]);
       assert.deepEqual(sent.messages[2].content, [{ type: 'tool_result', tool_use_id: 'toolu_02', content: '{"temp":7}' }]);
 
+      // As the Gemini CLI keeps history: no thought parts, the call with its signature. The thinking still goes back.
+      const cliTurn = { role: 'model', parts: modelTurn.parts!.filter((p) => !p.thought) };
+      await ai.models.generateContent({
+        model: 'via-messages',
+        config,
+        contents: [{ role: 'user', parts: [{ text: 'Weather in Oslo?' }] }, cliTurn, { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { temp: 7 } } }] }],
+      });
+      assert.deepEqual(anthropicUp.last().json().messages[1].content, [
+        { type: 'thinking', thinking: 'Need the weather.', signature },
+        { type: 'tool_use', id: 'toolu_02', name: 'get_weather', input: { city: 'Oslo' } },
+      ]);
+
       // Streamed: the thought arrives in pieces, its signature in a part of its own; the parts sent back make one signed block.
       anthropicUp.handle(() => sseReply([readFileSync(new URL('../fixtures/sse/messages/thinking.sse', import.meta.url))]));
       const parts: any[] = [];

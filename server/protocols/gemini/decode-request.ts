@@ -10,6 +10,7 @@ import { asNumber, asRecord, asString, isRecord, isUnset, parseJsonText } from '
 import { checkRequestFields, type InertRule } from '../shared/request-fields.ts';
 import { refuse } from '../shared/translation-error.ts';
 import { callIdWithSignature } from './call-ids.ts';
+import { unpackThinking } from './packed-thinking.ts';
 import { jsonSchemaFromOpenApi } from './schema.ts';
 
 type Block = ContentBlock | ({ type: string } & Json);
@@ -65,7 +66,10 @@ function resultContent(result: unknown): { content: string; is_error?: true } {
 /** Function calls of the conversation so far, by name, for responses that name no id. */
 type Calls = Map<string, string[]>;
 
-function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls: Calls, counter: { n: number }): Block | undefined {
+/** Thinking blocks a call's signature carried (packed-thinking.ts), placed before the call's run. */
+const UNPACKED = new WeakSet<object>();
+
+function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls: Calls, counter: { n: number }): Block | Block[] | undefined {
   if (typeof part.text === 'string') {
     if (part.thought === true) return role === 'assistant' ? { type: 'thinking', thinking: part.text, signature: asString(part.thoughtSignature) ?? '' } : undefined;
     return part.text === '' ? undefined : ({ type: 'text', text: part.text } satisfies TextBlock);
@@ -87,7 +91,14 @@ function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls:
     const name = asString(call.name);
     if (!name) refuse(`${field}.functionCall.name`, 'a function call needs a name.');
     const own = asString(call.id) ?? `call_${counter.n++}`;
-    const id = callIdWithSignature(own, asString(camel(part, 'thoughtSignature', 'thought_signature')));
+    const signature = asString(camel(part, 'thoughtSignature', 'thought_signature'));
+    const thinking = unpackThinking(signature);
+    if (thinking) {
+      calls.set(name, [...(calls.get(name) ?? []), own]);
+      for (const block of thinking) UNPACKED.add(block);
+      return [...(thinking as Block[]), { type: 'tool_use', id: own, name, input: isRecord(call.args) ? call.args : {} }];
+    }
+    const id = callIdWithSignature(own, signature);
     calls.set(name, [...(calls.get(name) ?? []), id]);
     return { type: 'tool_use', id, name, input: isRecord(call.args) ? call.args : {} };
   }
@@ -110,7 +121,23 @@ function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls:
  * (possibly in consecutive contents), its signature on the last: one thinking block, as issued.
  */
 function append(target: Block[], blocks: Block[]): Block[] {
+  let at: number | undefined;
   for (const block of blocks) {
+    if (UNPACKED.has(block)) {
+      // The client kept the thought parts too (the genai SDK's chats do): they are the same blocks.
+      const mine = block as Json;
+      const same = (b: Block) => b.type === mine.type && (mine.type === 'thinking' ? (b as Json).signature === mine.signature : (b as Json).data === mine.data);
+      const kept = target.findIndex(same);
+      if (kept !== -1) {
+        at = kept + 1;
+        continue;
+      }
+      // Thinking opens the run of blocks that ends in its call: after the previous call, or first.
+      at ??= target.map((b) => b.type).lastIndexOf('tool_use') + 1;
+      target.splice(at++, 0, block);
+      continue;
+    }
+    at = undefined;
     const last = target.at(-1);
     if (block.type === 'thinking' && last?.type === 'thinking' && last.signature === '') {
       target[target.length - 1] = { ...last, thinking: `${String(last.thinking)}${String(block.thinking)}`, signature: block.signature } as Block;
@@ -128,7 +155,7 @@ function turns(contents: unknown): MessageParam[] {
     const content = asRecord(entry);
     const role = content.role === 'model' ? 'assistant' : content.role === 'user' || isUnset(content.role) ? 'user' : refuse(`contents[${i}].role`, 'must be user or model.');
     if (!Array.isArray(content.parts)) refuse(`contents[${i}].parts`, 'must be a list of parts.');
-    const blocks = content.parts.map((p, j) => partBlock(asRecord(p), role, `contents[${i}].parts[${j}]`, calls, counter)).filter((b): b is Block => b !== undefined);
+    const blocks = content.parts.flatMap((p, j) => partBlock(asRecord(p), role, `contents[${i}].parts[${j}]`, calls, counter) ?? []);
     if (blocks.length === 0) return;
     const last = out.at(-1);
     if (last && last.role === role) last.content = append([...(last.content as Block[])], blocks) as MessageParam['content'];

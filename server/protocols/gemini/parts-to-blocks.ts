@@ -7,6 +7,7 @@ import type { ResponseBlock } from '../../../core/protocol/messages-types.ts';
 import { asRecord, asString, isRecord } from '../shared/json-values.ts';
 import { unrepresentable } from '../shared/translation-error.ts';
 import { callIdWithSignature } from './call-ids.ts';
+import { unpackThinking } from './packed-thinking.ts';
 
 export type PartBlock = ResponseBlock | undefined;
 
@@ -32,7 +33,9 @@ export function blockFromPart(part: Json, field: string, callNumber: number, res
   if (isRecord(part.functionCall)) {
     const call = part.functionCall;
     const own = asString(call.id) ?? generatedCallId(responseId, callNumber);
-    return { type: 'tool_use', id: callIdWithSignature(own, signature), name: String(call.name ?? ''), input: isRecord(call.args) ? call.args : {} };
+    // A pack of thinking (the gateway's, for Gemini clients) repeats thought parts already read.
+    const carried = unpackThinking(signature) ? undefined : signature;
+    return { type: 'tool_use', id: callIdWithSignature(own, carried), name: String(call.name ?? ''), input: isRecord(call.args) ? call.args : {} };
   }
   if (signature !== undefined && Object.keys(part).length === 1) return undefined;
   unrepresentable(`${field}`, `is a part (${Object.keys(part).join(', ')}) the client's protocol has no equivalent for.`);

@@ -11,6 +11,7 @@ import type { CanonicalAnswer, CanonicalRequest } from '../../../server/protocol
 import { DEFAULT_TRANSLATION } from '../../../server/protocols/codec.ts';
 import { callIdWithSignature, SKIP_SIGNATURE, splitCallId } from '../../../server/protocols/gemini/call-ids.ts';
 import { decodeGeminiAnswer } from '../../../server/protocols/gemini/decode-answer.ts';
+import { packThinking, unpackThinking } from '../../../server/protocols/gemini/packed-thinking.ts';
 import { decodeGeminiRequest } from '../../../server/protocols/gemini/decode-request.ts';
 import { geminiStreamToCanonical } from '../../../server/protocols/gemini/decode-stream.ts';
 import { GEMINI_BATCH_EMBED_TO_OPENAI, GEMINI_EMBED_TO_OPENAI } from '../../../server/protocols/gemini/embeddings.ts';
@@ -501,6 +502,42 @@ describe('Gemini answer -> canonical -> Gemini', () => {
     assert.deepEqual((back.messages as Json[])[1], { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 'anthropic-sig' }, { type: 'text', text: 'Hi' }] });
   });
 
+  test('thinking before a call is packed into the call\'s signature; a client that drops thought parts (the Gemini CLI) still sends it back', () => {
+    const canonical = {
+      id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 },
+      content: [
+        { type: 'thinking', thinking: 'Two lookups.', signature: 'sig-A' },
+        { type: 'redacted_thinking', data: 'opaque' },
+        { type: 'text', text: 'Looking.' },
+        { type: 'tool_use', id: 'toolu_A', name: 'ls', input: { dir: 'a' } },
+        { type: 'tool_use', id: 'toolu_B', name: 'ls', input: { dir: 'b' } },
+      ],
+    } as unknown as CanonicalAnswer;
+    const parts = (encodeGeminiAnswer(canonical) as any).candidates[0].content.parts;
+    const packed = parts[2].thoughtSignature;
+    assert.deepEqual(unpackThinking(packed), [{ type: 'thinking', thinking: 'Two lookups.', signature: 'sig-A' }, { type: 'redacted_thinking', data: 'opaque' }]);
+    assert.equal(parts[3].thoughtSignature, undefined, 'parallel calls: the first carries it');
+    assert.equal(unpackThinking(SIG), undefined, 'Gemini\'s own signatures are no pack');
+
+    const withoutThoughts = parts.filter((p: any) => !p.thought);
+    const expected = [
+      { type: 'thinking', thinking: 'Two lookups.', signature: 'sig-A' },
+      { type: 'redacted_thinking', data: 'opaque' },
+      { type: 'text', text: 'Looking.' },
+      { type: 'tool_use', id: 'toolu_A', name: 'ls', input: { dir: 'a' } },
+      { type: 'tool_use', id: 'toolu_B', name: 'ls', input: { dir: 'b' } },
+    ];
+    const results = user({ functionResponse: { id: 'toolu_A', name: 'ls', response: { output: 'x' } } }, { functionResponse: { id: 'toolu_B', name: 'ls', response: { output: 'y' } } });
+    for (const sent of [withoutThoughts, parts]) {
+      const decoded = decodeGeminiRequest({ contents: [user({ text: 'q' }), model(...sent), results] });
+      assert.deepEqual((decoded.messages as Json[])[1]!.content, expected, sent === parts ? 'thought parts kept too: no duplicate' : 'thought parts dropped');
+      assert.deepEqual(((decoded.messages as Json[])[2]!.content as Json[]).map((b) => b.tool_use_id), ['toolu_A', 'toolu_B']);
+    }
+    // The CLI's streamed history: one content per chunk, the call's chunk alone.
+    const streamed = decodeGeminiRequest({ contents: [user({ text: 'q' }), model({ text: 'Looking.' }), model(parts[2]), model(parts[3]), results] });
+    assert.deepEqual((streamed.messages as Json[])[1]!.content, expected);
+  });
+
   test('a part with no canonical equivalent fails the answer, naming it', () => {
     const error = refusal(() => decodeGeminiAnswer(answer([{ executableCode: { language: 'PYTHON', code: '1' } }], 'STOP')));
     assert.equal(error.side, 'answer');
@@ -610,7 +647,8 @@ describe('canonical events -> Gemini stream', () => {
       [{ text: '', thought: true, thoughtSignature: 'anthropic-sig' }],
       [{ text: 'Hi ' }],
       [{ text: 'there' }],
-      [{ functionCall: { id: 'toolu_1', name: 'ls', args: { dir: '.' } } }],
+      // The thinking rides on the call too, for clients that drop thought parts from their history.
+      [{ functionCall: { id: 'toolu_1', name: 'ls', args: { dir: '.' } }, thoughtSignature: packThinking([{ type: 'thinking', thinking: 'hmm', signature: 'anthropic-sig' }]) }],
       [{ text: '' }],
     ]);
     // Every chunk tells the prompt size, as Gemini's do; the last one the final figures and the finish.
