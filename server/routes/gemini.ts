@@ -81,6 +81,11 @@ export function registerGemini(app: FastifyInstance, deps: GatewayDeps, lane?: F
   app.get('/v1beta/models', { onRequest }, async (request) => ({ models: modelsFor(request).map(geminiModel) }));
   app.get<{ Params: { model: string } }>('/v1beta/models/:model', { onRequest }, async (request) => {
     const name = request.params.model.replace(/^models\//, '');
+    const colon = name.lastIndexOf(':');
+    if (colon !== -1) {
+      const method = name.slice(colon + 1);
+      throw new GatewayError(404, 'unknown_method', `GET ${request.url.split('?', 1)[0]} asks for a method with GET; methods are called with POST: POST ${deps.settings.publicUrl}/v1beta/models/${name.slice(0, colon)}:${method}.`);
+    }
     const models = modelsFor(request);
     const model = models.find((m) => m.id === name);
     if (!model) {

@@ -32,6 +32,8 @@ export interface GatewayStartOptions {
   rateLimit?: number;
   bodyLimit?: number;
   drainMs?: number;
+  /** The gateway's log level (default warn); info writes a line per request, for tests of what logs hold. */
+  logLevel?: string;
   /** More `gwctl serve` flags, as given. */
   extraArgs?: string[];
   /** Extra environment of the gateway (e.g. the upstream keys named by apiKeyEnv). */
@@ -117,7 +119,7 @@ export class GatewayProcess {
       XDG_STATE_HOME: join(home, '.local', 'state'),
       ...options.env,
     };
-    const args = ['--host', '127.0.0.1', '--port', '0', '--image-port', '0', '--data-dir', dataDir, '--log-level', 'warn'];
+    const args = ['--host', '127.0.0.1', '--port', '0', '--image-port', '0', '--data-dir', dataDir, '--log-level', options.logLevel ?? 'warn'];
     if (options.providers !== undefined) {
       const isYaml = typeof options.providers === 'string';
       const file = join(configDir, isYaml ? 'providers.yaml' : 'providers.json');

@@ -10,7 +10,7 @@ import { canonicalUsageFromGemini } from './usage.ts';
 export function decodeGeminiAnswer(body: Json): CanonicalAnswer {
   const blocks: ResponseBlock[] = [];
   candidateParts(body).forEach((part, i) => {
-    const block = blockFromPart(part, `candidates[0].content.parts[${i}]`, i);
+    const block = blockFromPart(part, `candidates[0].content.parts[${i}]`, i, asString(body.responseId));
     if (!block) return;
     const last = blocks.at(-1);
     // A stream's pieces of one text arrive as several parts; they are one block.

@@ -6,10 +6,11 @@
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import type { ContentBlock, MessageParam, MessagesTool, MessagesToolChoice, TextBlock } from '../../../core/protocol/messages-types.ts';
 import type { CanonicalRequest } from '../canonical/conversation.ts';
-import { asNumber, asRecord, asString, isRecord, isUnset } from '../shared/json-values.ts';
+import { asNumber, asRecord, asString, isRecord, isUnset, parseJsonText } from '../shared/json-values.ts';
 import { checkRequestFields, type InertRule } from '../shared/request-fields.ts';
 import { refuse } from '../shared/translation-error.ts';
 import { callIdWithSignature } from './call-ids.ts';
+import { unpackThinking } from './packed-thinking.ts';
 import { jsonSchemaFromOpenApi } from './schema.ts';
 
 type Block = ContentBlock | ({ type: string } & Json);
@@ -46,10 +47,29 @@ function mediaBlock(mimeType: string, source: Json, field: string): Block {
   refuse(`${field}.mimeType`, `"${mimeType}" cannot be sent to the upstream protocol; images (jpeg, png, gif, webp) and PDFs can.`);
 }
 
+/**
+ * A function's response as a tool result. Gemini's convention, `{output: text}` or `{error: text}`
+ * (what the Gemini CLI sends), becomes that text itself, which a model of another protocol reads
+ * better than escaped JSON; the encoder wraps text back the same way, so nothing is lost (output
+ * text that is itself a JSON object stays wrapped, or it would come back unwrapped). Anything else
+ * goes as JSON.
+ */
+function resultContent(result: unknown): { content: string; is_error?: true } {
+  if (isRecord(result) && Object.keys(result).length === 1) {
+    if (typeof result.error === 'string') return { content: result.error, is_error: true };
+    if (typeof result.output === 'string' && !isRecord(parseJsonText(result.output))) return { content: result.output };
+  }
+  const failed = isRecord(result) && 'error' in result && !('output' in result) && !('result' in result);
+  return { content: typeof result === 'string' ? result : JSON.stringify(result ?? {}), ...(failed ? { is_error: true as const } : {}) };
+}
+
 /** Function calls of the conversation so far, by name, for responses that name no id. */
 type Calls = Map<string, string[]>;
 
-function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls: Calls, counter: { n: number }): Block | undefined {
+/** Thinking blocks a call's signature carried (packed-thinking.ts), placed before the call's run. */
+const UNPACKED = new WeakSet<object>();
+
+function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls: Calls, counter: { n: number }): Block | Block[] | undefined {
   if (typeof part.text === 'string') {
     if (part.thought === true) return role === 'assistant' ? { type: 'thinking', thinking: part.text, signature: asString(part.thoughtSignature) ?? '' } : undefined;
     return part.text === '' ? undefined : ({ type: 'text', text: part.text } satisfies TextBlock);
@@ -71,7 +91,14 @@ function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls:
     const name = asString(call.name);
     if (!name) refuse(`${field}.functionCall.name`, 'a function call needs a name.');
     const own = asString(call.id) ?? `call_${counter.n++}`;
-    const id = callIdWithSignature(own, asString(camel(part, 'thoughtSignature', 'thought_signature')));
+    const signature = asString(camel(part, 'thoughtSignature', 'thought_signature'));
+    const thinking = unpackThinking(signature);
+    if (thinking) {
+      calls.set(name, [...(calls.get(name) ?? []), own]);
+      for (const block of thinking) UNPACKED.add(block);
+      return [...(thinking as Block[]), { type: 'tool_use', id: own, name, input: isRecord(call.args) ? call.args : {} }];
+    }
+    const id = callIdWithSignature(own, signature);
     calls.set(name, [...(calls.get(name) ?? []), id]);
     return { type: 'tool_use', id, name, input: isRecord(call.args) ? call.args : {} };
   }
@@ -83,12 +110,40 @@ function partBlock(part: Json, role: 'user' | 'assistant', field: string, calls:
     const id = byId ?? pending[0] ?? asString(response.id);
     if (!id) refuse(`${field}.functionResponse`, `answers no earlier function call named "${name}"; send the model's functionCall before its response.`);
     calls.set(name, pending.filter((p) => p !== id));
-    const result = response.response;
-    const failed = isRecord(result) && 'error' in result && !('output' in result) && !('result' in result);
-    return { type: 'tool_result', tool_use_id: id, content: typeof result === 'string' ? result : JSON.stringify(result ?? {}), ...(failed ? { is_error: true } : {}) };
+    return { type: 'tool_result', tool_use_id: id, ...resultContent(response.response) };
   }
   if (Object.keys(part).every((key) => key === 'thoughtSignature' || key === 'thought_signature')) return undefined;
   refuse(`${field}`, `parts of this kind (${Object.keys(part).join(', ')}) run only at a Gemini provider; send text, inline data, function calls and responses.`);
+}
+
+/**
+ * Blocks appended to a turn. A thought streamed in pieces comes back as consecutive thought parts
+ * (possibly in consecutive contents), its signature on the last: one thinking block, as issued.
+ */
+function append(target: Block[], blocks: Block[]): Block[] {
+  let at: number | undefined;
+  for (const block of blocks) {
+    if (UNPACKED.has(block)) {
+      // The client kept the thought parts too (the genai SDK's chats do): they are the same blocks.
+      const mine = block as Json;
+      const same = (b: Block) => b.type === mine.type && (mine.type === 'thinking' ? (b as Json).signature === mine.signature : (b as Json).data === mine.data);
+      const kept = target.findIndex(same);
+      if (kept !== -1) {
+        at = kept + 1;
+        continue;
+      }
+      // Thinking opens the run of blocks that ends in its call: after the previous call, or first.
+      at ??= target.map((b) => b.type).lastIndexOf('tool_use') + 1;
+      target.splice(at++, 0, block);
+      continue;
+    }
+    at = undefined;
+    const last = target.at(-1);
+    if (block.type === 'thinking' && last?.type === 'thinking' && last.signature === '') {
+      target[target.length - 1] = { ...last, thinking: `${String(last.thinking)}${String(block.thinking)}`, signature: block.signature } as Block;
+    } else target.push(block);
+  }
+  return target;
 }
 
 function turns(contents: unknown): MessageParam[] {
@@ -100,11 +155,11 @@ function turns(contents: unknown): MessageParam[] {
     const content = asRecord(entry);
     const role = content.role === 'model' ? 'assistant' : content.role === 'user' || isUnset(content.role) ? 'user' : refuse(`contents[${i}].role`, 'must be user or model.');
     if (!Array.isArray(content.parts)) refuse(`contents[${i}].parts`, 'must be a list of parts.');
-    const blocks = content.parts.map((p, j) => partBlock(asRecord(p), role, `contents[${i}].parts[${j}]`, calls, counter)).filter((b): b is Block => b !== undefined);
+    const blocks = content.parts.flatMap((p, j) => partBlock(asRecord(p), role, `contents[${i}].parts[${j}]`, calls, counter) ?? []);
     if (blocks.length === 0) return;
     const last = out.at(-1);
-    if (last && last.role === role) last.content = [...(last.content as Block[]), ...blocks];
-    else out.push({ role, content: blocks });
+    if (last && last.role === role) last.content = append([...(last.content as Block[])], blocks) as MessageParam['content'];
+    else out.push({ role, content: append([], blocks) as MessageParam['content'] });
   });
   return out;
 }
@@ -165,8 +220,18 @@ function toolChoice(config: unknown): MessagesToolChoice | undefined {
   }
 }
 
+/** As checkRequestFields, with the refused field named by its full path (`generationConfig.seed`). */
+function checkConfigFields(config: Json): void {
+  for (const [key, value] of Object.entries(config)) {
+    if (CONFIG_READ.has(key) || isUnset(value)) continue;
+    const rule = CONFIG_INERT[key];
+    if (!rule) refuse(`generationConfig.${key}`, 'the upstream protocol has no such setting, and the gateway does not drop fields silently.');
+    if (!rule.inert(value)) refuse(`generationConfig.${key}`, rule.why);
+  }
+}
+
 function generation(config: Json, out: CanonicalRequest): void {
-  checkRequestFields(config, CONFIG_READ, CONFIG_INERT, 'the upstream protocol');
+  checkConfigFields(config);
   const max = asNumber(config.maxOutputTokens);
   if (max !== undefined) out.max_tokens = max;
   if (!isUnset(config.temperature)) out.temperature = config.temperature as number;
@@ -183,7 +248,8 @@ function generation(config: Json, out: CanonicalRequest): void {
   else if (budget !== undefined && budget > 0) out.thinking = { type: 'enabled', budget_tokens: budget };
   else if (budget === -1 || thinking.includeThoughts === true) out.thinking = { type: 'adaptive' };
   const effort = level ? level.toLowerCase() : undefined;
-  const schema = isRecord(config.responseJsonSchema) ? (jsonSchemaFromOpenApi(config.responseJsonSchema) as Json) : isRecord(config.responseSchema) ? (jsonSchemaFromOpenApi(config.responseSchema) as Json) : undefined;
+  // responseJsonSchema is JSON Schema already (lowering it would rewrite a `type` inside a default or a const).
+  const schema = isRecord(config.responseJsonSchema) ? config.responseJsonSchema : isRecord(config.responseSchema) ? (jsonSchemaFromOpenApi(config.responseSchema) as Json) : undefined;
   if (config.responseMimeType === 'application/json' && !schema) refuse('generationConfig.responseMimeType', 'the upstream protocol has no free JSON mode; give a responseJsonSchema.');
   if (effort || schema) out.output_config = { ...(effort ? { effort } : {}), ...(schema ? { format: { type: 'json_schema', schema } } : {}) };
 }
@@ -196,7 +262,17 @@ export function decodeGeminiRequest(body: Json): CanonicalRequest {
   generation(asRecord(camel(body, 'generationConfig', 'generation_config')), out);
   const declared = tools(body.tools);
   if (declared?.length) out.tools = declared;
-  const choice = toolChoice(camel(body, 'toolConfig', 'tool_config'));
+  const config = camel(body, 'toolConfig', 'tool_config');
+  const choice = toolChoice(config);
   if (choice && (choice.type === 'none' || out.tools)) out.tool_choice = choice;
+  // ANY among several allowed functions: the canonical choice is "any tool", so the tools offered
+  // are narrowed to the allowed ones (the model may call no other in this turn either way).
+  const allowed = camel(asRecord(camel(asRecord(config), 'functionCallingConfig', 'function_calling_config')), 'allowedFunctionNames', 'allowed_function_names');
+  if (choice?.type === 'any' && declared && Array.isArray(allowed) && allowed.length > 1) {
+    const names = new Set(allowed.map(String));
+    const missing = [...names].find((name) => !declared.some((t) => t.name === name));
+    if (missing !== undefined) refuse('toolConfig.functionCallingConfig.allowedFunctionNames', `"${missing}" is not a declared function.`);
+    out.tools = declared.filter((t) => names.has(t.name));
+  }
   return out;
 }

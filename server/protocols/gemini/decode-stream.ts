@@ -67,7 +67,7 @@ function next(state: GeminiDecodeState, event: StreamEventIn): StreamStep<Gemini
   }
   candidateParts(chunk).forEach((part, i) => {
     const signature = asString(part.thoughtSignature) ?? '';
-    const block = blockFromPart(part, `candidates[0].content.parts[${i}]`, s.calls);
+    const block = blockFromPart(part, `candidates[0].content.parts[${i}]`, s.calls, asString(chunk.responseId));
     if (!block) return;
     if (block.type === 'text') streamed(s, out, 'text', block.text, '');
     else if (block.type === 'thinking') streamed(s, out, 'thinking', block.thinking, signature);

@@ -46,6 +46,13 @@ export const GEMINI_BATCH_EMBED_TO_OPENAI: Translator = {
     const requests = body.requests;
     if (!Array.isArray(requests) || requests.length === 0) refuse('requests', 'must be a non-empty list of embedContent requests.');
     const first = asRecord(requests[0]);
+    // One upstream call has one vector size: a batch that asks for several cannot be answered as asked.
+    requests.forEach((r, i) => {
+      const value = asRecord(r).outputDimensionality;
+      if (value !== first.outputDimensionality && !(isUnset(value) && isUnset(first.outputDimensionality))) {
+        refuse(`requests[${i}].outputDimensionality`, 'differs from requests[0]; the upstream embeds a batch at one size. Send one batch per size.');
+      }
+    });
     return {
       model: upstreamModel,
       input: requests.map((r, i) => contentText(asRecord(r).content, `requests[${i}].content`)),

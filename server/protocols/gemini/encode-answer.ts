@@ -4,6 +4,7 @@ import type { CanonicalAnswer } from '../canonical/conversation.ts';
 import { asRecord } from '../shared/json-values.ts';
 import { unrepresentable } from '../shared/translation-error.ts';
 import { geminiFinishReason } from './finish-reasons.ts';
+import { isThinkingBlock, packThinking, type ThinkingBlock } from './packed-thinking.ts';
 import { geminiUsageFromCanonical } from './usage.ts';
 
 /** One canonical block as a Gemini part (undefined for what a Gemini client has no use for). */
@@ -12,7 +13,9 @@ export function partFromBlock(block: Json, field: string): Json | undefined {
     case 'text':
       return { text: String(block.text ?? '') };
     case 'thinking':
-      return { text: String(block.thinking ?? ''), thought: true };
+      // Gemini clients send parts back with the signature they came with, so an upstream's thinking
+      // signature (a messages upstream refuses thinking without it) rides on the thought part.
+      return { text: String(block.thinking ?? ''), thought: true, ...(typeof block.signature === 'string' && block.signature !== '' ? { thoughtSignature: block.signature } : {}) };
     case 'redacted_thinking':
       return undefined;
     case 'tool_use':
@@ -30,8 +33,16 @@ export function geminiCandidate(parts: Json[], finishReason?: string): Json {
 
 export function encodeGeminiAnswer(answer: CanonicalAnswer): Json {
   const parts: Json[] = [];
-  answer.content.forEach((block, i) => {
-    const part = partFromBlock(block as unknown as Json, `content[${i}]`);
+  let thinking: ThinkingBlock[] = [];
+  answer.content.forEach((entry, i) => {
+    const block = entry as unknown as Json;
+    const part = partFromBlock(block, `content[${i}]`);
+    if (isThinkingBlock(block)) thinking.push(block);
+    else if (block.type === 'tool_use' && part) {
+      const packed = packThinking(thinking);
+      if (packed) part.thoughtSignature = packed;
+      thinking = [];
+    }
     if (part) parts.push(part);
   });
   return {

@@ -1,6 +1,8 @@
 // canonical events -> Gemini stream chunks (an upstream of another protocol, a Gemini client). Each
 // text or thought delta is a chunk; a function call is sent whole once its arguments are complete
-// (Gemini streams calls whole); the last chunk carries finishReason and usageMetadata.
+// (Gemini streams calls whole); a thought's signature follows it as a signature-only thought part.
+// Every chunk carries usageMetadata as far as known (as Gemini's do, so a cut stream still tells the
+// prompt size); the last one carries finishReason and the final figures.
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import { geminiErrorStatus } from '../../../core/protocol/error-bodies.ts';
 import { asNumber, asRecord, asString, isRecord, parseJsonText } from '../shared/json-values.ts';
@@ -8,6 +10,7 @@ import type { StreamEventIn, StreamEventOut, StreamStep, StreamTranslation } fro
 import { unrepresentable } from '../shared/translation-error.ts';
 import { geminiCandidate } from './encode-answer.ts';
 import { geminiFinishReason } from './finish-reasons.ts';
+import { packThinking, type ThinkingBlock } from './packed-thinking.ts';
 import { geminiUsageFromCanonical } from './usage.ts';
 
 export interface GeminiEncodeState {
@@ -18,24 +21,44 @@ export interface GeminiEncodeState {
   readonly calls: Readonly<Record<number, { id: string; name: string; json: string }>>;
   readonly stop: string | null;
   readonly done: boolean;
+  /** Thinking since the last call, packed into the next call's signature (packed-thinking.ts). */
+  readonly thinking: readonly ThinkingBlock[];
+}
+
+/** The last thinking block, changed. */
+function withLastThinking(state: GeminiEncodeState, change: (block: ThinkingBlock & { type: 'thinking' }) => ThinkingBlock): GeminiEncodeState {
+  const last = state.thinking.at(-1);
+  if (last?.type !== 'thinking') return state;
+  return { ...state, thinking: [...state.thinking.slice(0, -1), change(last)] };
 }
 
 type Step = StreamStep<GeminiEncodeState>;
 
+/** usageMetadata as JSON, once per usage object (the same for every text chunk between two usage reports). */
+const USAGE_JSON = new WeakMap<object, string>();
+function usageJson(usage: Readonly<Json>): string {
+  let text = USAGE_JSON.get(usage);
+  if (text === undefined) {
+    text = JSON.stringify(geminiUsageFromCanonical(usage));
+    USAGE_JSON.set(usage, text);
+  }
+  return text;
+}
+
 function chunk(state: GeminiEncodeState, parts: Json[], finishReason?: string): StreamEventOut {
-  const data: Json = { candidates: [geminiCandidate(parts, finishReason)], modelVersion: state.model, responseId: state.id };
-  if (finishReason) data.usageMetadata = geminiUsageFromCanonical(state.usage);
-  return { data };
+  return { data: { candidates: [geminiCandidate(parts, finishReason)], usageMetadata: geminiUsageFromCanonical(state.usage), modelVersion: state.model, responseId: state.id } };
 }
 
 function blockStart(state: GeminiEncodeState, index: number, block: Json): Step {
   switch (block.type) {
     case 'text':
       return { state, events: asString(block.text) ? [chunk(state, [{ text: block.text }])] : [] };
-    case 'thinking':
-      return { state, events: asString(block.thinking) ? [chunk(state, [{ text: block.thinking, thought: true }])] : [] };
+    case 'thinking': {
+      const next = { ...state, thinking: [...state.thinking, { type: 'thinking' as const, thinking: asString(block.thinking) ?? '', signature: asString(block.signature) ?? '' }] };
+      return { state: next, events: asString(block.thinking) ? [chunk(state, [{ text: block.thinking, thought: true }])] : [] };
+    }
     case 'redacted_thinking':
-      return { state, events: [] };
+      return { state: { ...state, thinking: [...state.thinking, { type: 'redacted_thinking', data: asString(block.data) ?? '' }] }, events: [] };
     case 'tool_use': {
       const input = isRecord(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
       return { state: { ...state, calls: { ...state.calls, [index]: { id: String(block.id ?? ''), name: String(block.name ?? ''), json: input } } }, events: [] };
@@ -49,15 +72,22 @@ function blockDelta(state: GeminiEncodeState, index: number, delta: Json): Step 
   switch (delta.type) {
     case 'text_delta':
       return { state, events: [chunk(state, [{ text: String(delta.text ?? '') }])] };
-    case 'thinking_delta':
-      return { state, events: [chunk(state, [{ text: String(delta.thinking ?? ''), thought: true }])] };
+    case 'thinking_delta': {
+      const text = String(delta.thinking ?? '');
+      return { state: withLastThinking(state, (b) => ({ ...b, thinking: b.thinking + text })), events: [chunk(state, [{ text, thought: true }])] };
+    }
     case 'input_json_delta': {
       const call = state.calls[index];
       if (!call) return { state, events: [] };
       return { state: { ...state, calls: { ...state.calls, [index]: { ...call, json: call.json + String(delta.partial_json ?? '') } } }, events: [] };
     }
+    case 'signature_delta': {
+      // The client sends it back on the same part, and the thinking goes upstream signed again.
+      const signature = String(delta.signature ?? '');
+      return { state: withLastThinking(state, (b) => ({ ...b, signature })), events: signature ? [chunk(state, [{ text: '', thought: true, thoughtSignature: signature }])] : [] };
+    }
     default:
-      // Signatures belong to the upstream that issued them; citations and the like have no Gemini part.
+      // Citations and the like have no Gemini part.
       return { state, events: [] };
   }
 }
@@ -68,7 +98,10 @@ function blockStop(state: GeminiEncodeState, index: number): Step {
   const args = call.json.trim() === '' ? {} : parseJsonText(call.json);
   if (!isRecord(args)) unrepresentable('input_json_delta', 'did not make a JSON object, and Gemini function arguments must be one.');
   const { [index]: _done, ...rest } = state.calls;
-  return { state: { ...state, calls: rest }, events: [chunk(state, [{ functionCall: { id: call.id, name: call.name, args } }])] };
+  const part: Json = { functionCall: { id: call.id, name: call.name, args } };
+  const packed = packThinking(state.thinking);
+  if (packed) part.thoughtSignature = packed;
+  return { state: { ...state, calls: rest, thinking: [] }, events: [chunk(state, [part])] };
 }
 
 function next(state: GeminiEncodeState, event: StreamEventIn): Step {
@@ -102,10 +135,12 @@ function next(state: GeminiEncodeState, event: StreamEventIn): Step {
 }
 
 export const canonicalStreamToGemini: StreamTranslation<GeminiEncodeState> = {
-  initial: () => ({ id: '', model: '', usage: {}, calls: {}, stop: null, done: false }),
+  initial: () => ({ id: '', model: '', usage: {}, calls: {}, stop: null, done: false, thinking: [] }),
   // The chunk chunk() makes for a text delta, written around the text's JSON literal.
   rawTextFrame: (state, literal) =>
-    state.done ? undefined : `data: {"candidates":[{"content":{"role":"model","parts":[{"text":${literal}}]},"index":0}],"modelVersion":${JSON.stringify(state.model)},"responseId":${JSON.stringify(state.id)}}\n\n`,
+    state.done
+      ? undefined
+      : `data: {"candidates":[{"content":{"role":"model","parts":[{"text":${literal}}]},"index":0}],"usageMetadata":${usageJson(state.usage)},"modelVersion":${JSON.stringify(state.model)},"responseId":${JSON.stringify(state.id)}}\n\n`,
   next,
   finish: (state) => ({ events: [], complete: state.done }),
 };
