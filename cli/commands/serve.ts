@@ -9,6 +9,8 @@ import { EXIT, type CliContext } from '../cli-context.ts';
 import { envNumber, envString } from '../env-defaults.ts';
 import { resolveDatabaseUrl, withStoreOptions, type StoreArgs } from './admin/store-options.ts';
 import { ADMIN_USERNAME } from '../../server/bootstrap-admin.ts';
+import { gwctlInvocation } from '../gwctl-invocation.ts';
+import { framedBlock } from '../output/framed-block.ts';
 
 interface Args extends StoreArgs {
   host: string;
@@ -123,14 +125,25 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
       const logger = createLogger(options.logLevel);
       const stopSignal = ctx.waitForStopSignal();
       const gateway = await startGateway(options, ctx.env, logger);
+      const gw = gwctlInvocation(ctx.env);
+      const dataFlags = args.databaseUrl ? ` --database-url '${describeDatabaseUrl(databaseUrl)}'` : args.dataDir ? ` --data-dir '${dataDir}'` : '';
       if (gateway.admin.generatedPassword) {
-        ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}" with password ${gateway.admin.generatedPassword}\n`);
-        ctx.stderr('This password is shown once. Set GWCTL_ADMIN_PASSWORD before the first start to choose it.\n');
+        // Apart from the log lines (stderr) and before the banner: the one time this password exists in clear.
+        ctx.stdout(
+          framedBlock([
+            `First start: created the operator account "${ADMIN_USERNAME}".`,
+            `Password (shown once, store it now):  ${gateway.admin.generatedPassword}`,
+            `Log in at ${gateway.publicUrl}/login, then change it on your Account page.`,
+            'Lost it? Set a new one on this host (the gateway may keep running):',
+            `  ${gw} admin user passwd ${ADMIN_USERNAME}${dataFlags}`,
+            'To choose it yourself next time, set GWCTL_ADMIN_PASSWORD before the first start.',
+          ]),
+        );
+        ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}"; its password is in the framed block on stdout (shown once).\n`);
       } else if (gateway.admin.created) {
         ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}" with the password from GWCTL_ADMIN_PASSWORD.\n`);
       }
       const providers = gateway.deps.router.providers.map((p) => `${p.name} (${p.models.map((m) => m.id).join(', ')})`).join('; ');
-      const dataFlags = args.databaseUrl ? ` --database-url '${describeDatabaseUrl(databaseUrl)}'` : args.dataDir ? ` --data-dir '${dataDir}'` : '';
       ctx.stdout(
         [
           'gwctl gateway is running',
@@ -140,7 +153,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           `  database     ${describeDatabaseUrl(databaseUrl)}${options.redisUrl ? `   shared state: ${describeDatabaseUrl(options.redisUrl)}` : ''}`,
           `  providers    ${providers}`,
           `  log in       ${gateway.publicUrl}/login as "${ADMIN_USERNAME}" (operator; keys, usage, chat and images are on the site)`,
-          `  get a key    gwctl admin key create --user ${ADMIN_USERNAME}${dataFlags}`,
+          `  get a key    KEY=$(${gw} admin key create --user ${ADMIN_USERNAME}${dataFlags})`,
           `  try it       curl -H "Authorization: Bearer $KEY" ${gateway.publicUrl}/v1/models`,
           'Stop with Ctrl+C (in-flight requests finish first).',
           '',

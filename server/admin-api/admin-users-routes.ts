@@ -1,7 +1,10 @@
-// Operator API, users: list, create (a generated password is returned once), disable/enable, limits.
+// Operator API, users: list, create (a generated password is returned once), disable/enable, delete,
+// password reset, limits. The rules (last operator, password length) are those of gwctl admin and /admin.
 import type { FastifyInstance } from 'fastify';
 import { tokenActor, userTarget } from '../audit/audit-targets.ts';
 import { randomBase62 } from '../auth/random-tokens.ts';
+import { deleteUser, resetPassword, setUserDisabled } from '../accounts/account-actions.ts';
+import { AccountRuleError } from '../accounts/account-rules.ts';
 import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
@@ -16,6 +19,15 @@ async function userNamed(deps: GatewayDeps, name: string): Promise<User> {
   const user = await deps.store.users.findByName(name);
   if (!user) throw new GatewayError(404, 'user_not_found', `No user named "${name}". GET /admin/api/v1/users lists them.`);
   return user;
+}
+
+async function applyRule<R>(work: () => Promise<R>): Promise<R> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AccountRuleError) throw new GatewayError(error.status, error.code, `${error.message} ${error.remedy}`, { param: error.code === 'weak_password' ? 'password' : null });
+    throw error;
+  }
 }
 
 export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps): void {
@@ -65,22 +77,55 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
         schema: {
           tags,
           summary: action === 'disable' ? 'Disable a user: their keys answer 401 and their sessions end at once, on every instance' : 'Enable a disabled user',
+          description: action === 'disable' ? 'Refused (409 last_operator) for the last active operator. A user already disabled stays so and nothing is audited (changed: false).' : 'A user already enabled stays so (changed: false).',
           params: nameParam,
-          response: { 200: { type: 'object', properties: { user: userSchema } }, 404: errorSchema, ...authErrors },
+          response: { 200: { type: 'object', properties: { user: userSchema, changed: { type: 'boolean' } } }, 404: errorSchema, 409: errorSchema, ...authErrors },
         },
       },
       async (request) => {
         const user = await userNamed(deps, request.params.name);
-        await deps.store.users.setDisabled(user.id, action === 'disable');
-        if (action === 'disable') {
-          await deps.store.sessions.deleteForUser(user.id);
-          revokeEverywhere(deps, { kind: 'user', id: user.id });
-        }
-        await deps.store.audit.record({ ...tokenActor(request), action: action === 'disable' ? 'user.disable' : 'user.enable', target: userTarget(user.username) });
-        return { user: { ...user, disabled: action === 'disable' } };
+        return applyRule(() => setUserDisabled(deps.store, user, action === 'disable', tokenActor(request), (event) => revokeEverywhere(deps, event)));
       },
     );
   }
+
+  app.delete<{ Params: { name: string } }>(
+    '/admin/api/v1/users/:name',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a user: keys revoked on every instance at once, sessions ended; usage is kept under the user id',
+        description: 'Refused (409 last_operator) for the last active operator.',
+        params: nameParam,
+        response: { 200: { type: 'object', properties: { deleted: { type: 'boolean' }, user: userSchema, keysRevoked: { type: 'integer' } } }, 404: errorSchema, 409: errorSchema, ...authErrors },
+      },
+    },
+    async (request) => {
+      const user = await userNamed(deps, request.params.name);
+      const { keysRevoked } = await applyRule(() => deleteUser(deps.store, user, tokenActor(request), (event) => revokeEverywhere(deps, event)));
+      return { deleted: true, user, keysRevoked };
+    },
+  );
+
+  app.post<{ Params: { name: string }; Body: { password?: string } }>(
+    '/admin/api/v1/users/:name/password',
+    {
+      schema: {
+        tags,
+        summary: "Set a user's password; their web sessions end (API keys keep working)",
+        description: 'Without a password, one is generated and returned by this call only.',
+        params: nameParam,
+        body: { type: 'object', additionalProperties: false, properties: { password: { type: 'string', minLength: 8 } } },
+        response: { 200: { type: 'object', properties: { user: userSchema, password: { type: 'string', description: 'Only when generated' } } }, 400: errorSchema, 404: errorSchema, ...authErrors },
+      },
+    },
+    async (request, reply) => {
+      const user = await userNamed(deps, request.params.name);
+      const generated = request.body?.password === undefined ? randomBase62(20) : undefined;
+      await applyRule(() => resetPassword(deps.store, user, request.body?.password ?? generated!, tokenActor(request)));
+      return reply.header('cache-control', 'no-store').send(generated ? { user, password: generated } : { user });
+    },
+  );
 
   app.patch<{ Params: { name: string }; Body: LimitsFields }>(
     '/admin/api/v1/users/:name/limits',

@@ -14,6 +14,7 @@ import { registerKeysApi } from './api/keys-api.ts';
 import { registerModelsApi } from './api/models-api.ts';
 import { html } from './html.ts';
 import { layout } from './layout.ts';
+import { registerAccountPage } from './pages/account-page.ts';
 import { registerAdminPages } from './pages/admin.ts';
 import { registerChatPage } from './pages/chat-page.ts';
 import { registerImagesPage } from './pages/images-page.ts';
@@ -79,6 +80,7 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
     registerChatPage(web, deps);
     registerImagesPage(web, deps);
     registerAdminPages(web, deps);
+    registerAccountPage(web, deps);
     registerKeysApi(web, deps);
     registerModelsApi(web, deps);
     registerConversationsApi(web, deps);

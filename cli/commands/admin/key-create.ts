@@ -4,6 +4,7 @@ import type { CommandModule } from 'yargs';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
+import { printSecret } from '../../output/print-secret.ts';
 import { describeLimits, limitFieldsOf, withLimitOptions, type LimitArgs } from './limit-options.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
@@ -40,9 +41,12 @@ export function keyCreateCommand(ctx: CliContext): CommandModule<object, Args> {
       if (args.json) {
         ctx.stdout(toJson({ id: created.id, name: created.name, key: created.key, hint: created.hint, createdAt: created.createdAt, limits: created.limits }));
       } else {
-        ctx.stdout(`Created key ${created.id}${created.name ? ` "${created.name}"` : ''} for ${args.user} (${describeLimits(created.limits)}).\n`);
-        ctx.stdout(`${created.key}\n`);
-        ctx.stderr('This is the only time the full key is shown. If it is lost, delete the key and create a new one.\n');
+        printSecret(
+          ctx,
+          `Created key ${created.id}${created.name ? ` "${created.name}"` : ''} for ${args.user} (${describeLimits(created.limits)}).`,
+          created.key,
+          'This is the only time the full key is shown. If it is lost, delete the key and create a new one.',
+        );
       }
       ctx.finish(EXIT.ok);
     },
