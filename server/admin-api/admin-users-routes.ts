@@ -115,7 +115,8 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
         summary: "Set a user's password; their web sessions end (API keys keep working)",
         description: 'Without a password, one is generated and returned by this call only.',
         params: nameParam,
-        body: { type: 'object', additionalProperties: false, properties: { password: { type: 'string', minLength: 8 } } },
+        // No body at all (curl -X POST) is fine: the password is then generated.
+        body: { type: ['object', 'null'], additionalProperties: false, properties: { password: { type: 'string', minLength: 8 } } },
         response: { 200: { type: 'object', properties: { user: userSchema, password: { type: 'string', description: 'Only when generated' } } }, 400: errorSchema, 404: errorSchema, ...authErrors },
       },
     },

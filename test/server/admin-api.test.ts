@@ -108,6 +108,7 @@ describe('operator API', () => {
     const routes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     assert.deepEqual(routes.sort(), [
       'DELETE /admin/api/v1/keys/{id}',
+      'DELETE /admin/api/v1/users/{name}',
       'GET /admin/api/v1/audit',
       'GET /admin/api/v1/keys',
       'GET /admin/api/v1/usage',
@@ -118,6 +119,7 @@ describe('operator API', () => {
       'POST /admin/api/v1/users',
       'POST /admin/api/v1/users/{name}/disable',
       'POST /admin/api/v1/users/{name}/enable',
+      'POST /admin/api/v1/users/{name}/password',
     ]);
     const audit = await gateway.text.inject({ url: '/admin/api/v1/audit?action=key.delete', headers: { authorization: `Bearer ${token}` } });
     assert.equal(audit.statusCode, 200);
