@@ -5,6 +5,7 @@ import { keyTarget, tokenActor } from '../audit/audit-targets.ts';
 import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
+import { checkUsableModels, servedModelIds } from '../limits/account-bound.ts';
 import { applyPatch, NO_LIMITS } from '../limits/key-limits.ts';
 import { limitsPatchFrom, type LimitsFields } from '../limits/limits-input.ts';
 import { standings } from '../limits/quota-guard.ts';
@@ -61,7 +62,9 @@ export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps)
       const { user: username, name, ...fields } = request.body;
       const user = await deps.store.users.findByName(username);
       if (!user) throw new GatewayError(404, 'user_not_found', `No user named "${username}".`, { param: 'user' });
-      const created = await deps.store.keys.create(user.id, name ?? null, applyPatch(NO_LIMITS, limitsPatchFrom(fields)));
+      const limits = applyPatch(NO_LIMITS, limitsPatchFrom(fields));
+      checkUsableModels(limits.models, user.limits, servedModelIds(deps.router));
+      const created = await deps.store.keys.create(user.id, name ?? null, limits);
       await deps.store.audit.record({ ...tokenActor(request), action: 'key.create', target: keyTarget(created), details: { user: user.username, name: created.name, limits: created.limits } });
       return reply.code(201).header('cache-control', 'no-store').send({ ...created, user: user.username });
     },
@@ -80,6 +83,11 @@ export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps)
     },
     async (request) => {
       const patch = limitsPatchFrom(request.body ?? {});
+      if (patch.models) {
+        const key = await deps.store.keys.findById(request.params.id);
+        const owner = key && (await deps.store.users.findById(key.userId));
+        if (owner) checkUsableModels(patch.models, owner.limits, servedModelIds(deps.router));
+      }
       const updated = await deps.store.keys.updateLimits(request.params.id, patch);
       if (!updated) throw keyNotFound(request.params.id);
       revokeEverywhere(deps, { kind: 'key', id: updated.id });

@@ -132,3 +132,15 @@ test('user delete: refused without --yes off a terminal, asks on one, revokes th
   const missing = await gwctl(['admin', 'user', 'delete', 'bob', '--yes', ...db]);
   assert.equal(missing.code, 1);
 });
+
+test('key create/update: a model list with nothing in common with the owner\'s is refused with the reason', async () => {
+  assert.equal((await gwctl(['admin', 'user', 'add', 'nina', ...db])).code, 0);
+  assert.equal((await gwctl(['admin', 'user', 'set', 'nina', '--models', 'demo-chat', ...db])).code, 0);
+  const refused = await gwctl(['admin', 'key', 'create', '--user', 'nina', '--models', 'demo-image', ...db]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.err, /none in common.*Choose among demo-chat/);
+  const created = await gwctl(['admin', 'key', 'create', '--user', 'nina', '--models', 'demo-chat', '--json', ...db]);
+  assert.equal(created.code, 0, created.err);
+  const update = await gwctl(['admin', 'key', 'update', JSON.parse(created.out).id, '--models', 'demo-image', ...db]);
+  assert.equal(update.code, 2);
+});

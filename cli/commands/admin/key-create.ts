@@ -30,7 +30,11 @@ export function keyCreateCommand(ctx: CliContext): CommandModule<object, Args> {
         try {
           const { applyPatch, NO_LIMITS } = await import('../../../server/limits/key-limits.ts');
           const { limitsPatchFrom } = await import('../../../server/limits/limits-input.ts');
-          const created = await store.keys.create(user.id, args.name, applyPatch(NO_LIMITS, limitsPatchFrom(limitFieldsOf(args))));
+          const { checkUsableModels } = await import('../../../server/limits/account-bound.ts');
+          const limits = applyPatch(NO_LIMITS, limitsPatchFrom(limitFieldsOf(args)));
+          // The served models are the running gateway's; here only the owner's list can be checked.
+          checkUsableModels(limits.models, user.limits);
+          const created = await store.keys.create(user.id, args.name, limits);
           await store.audit.record({ ...cliActor(), action: 'key.create', target: `key:${created.id} ${created.hint}`, details: { user: user.username, name: created.name, limits: created.limits } });
           return created;
         } catch (error) {

@@ -15,7 +15,7 @@ import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { registerKeyLimitsPage } from './key-limits-page.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 import { keyTarget, webActor } from '../../audit/audit-targets.ts';
-import { checkWithinAccount } from '../../limits/account-bound.ts';
+import { checkUsableModels, checkWithinAccount, servedModelIds } from '../../limits/account-bound.ts';
 import { applyPatch, hasAnyBudget, NO_LIMITS } from '../../limits/key-limits.ts';
 import { limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
 import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
@@ -98,6 +98,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
     const name = String(request.body?.name ?? '').slice(0, KEY_NAME_MAX_LENGTH);
     const limits = applyPatch(NO_LIMITS, limitsPatchFrom(request.body ?? {}, (deps.now ?? Date.now)()));
     checkWithinAccount(limits, request.webUser!.limits);
+    checkUsableModels(limits.models, request.webUser!.limits, servedModelIds(deps.router));
     const created = await deps.store.keys.create(request.webUser!.id, name, limits);
     await deps.store.audit.record({ ...webActor(request), action: 'key.create', target: keyTarget(created), details: { name: created.name, limits } });
     // Answered in place (201, never cached): a reload asks before sending the form again.
