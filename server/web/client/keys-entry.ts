@@ -48,7 +48,7 @@ function addRow(key: CreatedKey): void {
   const table = document.getElementById('keys-table') as HTMLTableElement;
   table.classList.remove('hidden');
   const row = element('tr', { 'data-key-id': key.id }, [
-    element('td', { text: key.name ? key.name : '(no name)' }),
+    element('td', {}, [element('span', { class: 'clip', tabindex: '0', title: key.name ?? '', text: key.name ? key.name : '(no name)' })]),
     element('td', {}, [element('code', { text: key.hint })]),
     element('td', { text: utcMinute(key.createdAt) }),
     element('td', { class: 'last-used', text: 'never' }),
@@ -56,7 +56,7 @@ function addRow(key: CreatedKey): void {
     element('td', { class: 'num', text: '0' }),
     element('td', { class: 'num', text: '0' }),
     element('td', { class: 'limits-cell', text: limitsText(key.limits) }),
-    element('td', {}, [
+    element('td', { class: 'actions-cell' }, [
       element('a', { class: 'button small', href: `/keys/${key.id}/limits`, text: 'Limits' }),
       ' ',
       element('a', { class: 'button danger small', href: `/keys/${key.id}/delete`, text: 'Delete' }),

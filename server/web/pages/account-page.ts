@@ -50,7 +50,7 @@ export function registerAccountPage(app: FastifyInstance, deps: GatewayDeps): vo
         <div class="table-wrap"><table id="sessions-table">
           <thead><tr><th>Signed in</th><th>Ends</th><th></th></tr></thead>
           <tbody>${sessions.map(
-            (s) => html`<tr><td class="nowrap">${shortTime(s.createdAt)}</td><td class="nowrap">${shortTime(s.expiresAt)}</td><td>${s.id === current.id ? html`<strong>this session</strong>` : ''}</td></tr>`,
+            (s) => html`<tr><td>${shortTime(s.createdAt)}</td><td>${shortTime(s.expiresAt)}</td><td>${s.id === current.id ? html`<strong>this session</strong>` : ''}</td></tr>`,
           )}</tbody>
         </table></div>
         <form method="post" action="/account/sessions/others" class="inline">

@@ -12,6 +12,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
 import { checkCsrf } from '../session/web-session.ts';
 import { limitsSummary } from './key-limits-view.ts';
+import { clipped } from '../table-cells.ts';
 
 export type KeyState = 'active' | 'expired' | 'owner-disabled';
 const STATES: Array<[KeyState | 'all', string]> = [
@@ -68,9 +69,9 @@ export function registerAdminKeysPage(app: FastifyInstance, deps: GatewayDeps, o
           <thead><tr><th>Owner</th><th>Name</th><th>Key</th><th>State</th><th>Created</th><th>Last used</th><th>Limits</th><th>Actions</th></tr></thead>
           <tbody>${shown.map((k) => {
             const owner = users.get(k.userId);
-            return html`<tr data-key-id="${k.id}"><td class="nowrap">${owner?.username ?? k.userId}</td><td class="clip" tabindex="0" title="${k.name ?? ''}">${k.name ?? html`<span class="muted">(no name)</span>`}</td>
-              <td class="nowrap"><code>${k.hint}</code></td><td class="nowrap">${keyState(k, owner, now).replace('-', ' ')}</td>
-              <td class="nowrap">${shortTime(k.createdAt)}</td><td class="nowrap">${shortTime(k.lastUsedAt)}</td>
+            return html`<tr data-key-id="${k.id}"><td>${owner?.username ?? k.userId}</td><td>${k.name ? clipped(k.name) : html`<span class="muted">(no name)</span>`}</td>
+              <td><code>${k.hint}</code></td><td>${keyState(k, owner, now).replace('-', ' ')}</td>
+              <td>${shortTime(k.createdAt)}</td><td>${shortTime(k.lastUsedAt)}</td>
               <td class="limits-cell">${limitsSummary(k.limits, [], now)}</td>
               <td class="actions-cell"><a class="button small danger" href="/admin/keys/${k.id}/revoke">Revoke</a></td></tr>`;
           })}</tbody>

@@ -65,21 +65,22 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
         <div class="table-wrap"><table id="users-table">
           <thead><tr><th>Name</th><th>Role</th><th>State</th><th>Created</th><th>Requests, last 14 days</th><th>Limits (all keys)</th><th>Actions</th></tr></thead>
           <tbody>${users.map(
-            (u) => html`<tr data-user="${u.username}"><td class="nowrap">${u.username}</td><td>${u.isAdmin ? 'operator' : 'user'}</td><td>${u.disabled ? 'disabled' : 'active'}</td><td class="nowrap">${shortTime(u.createdAt)}</td>
+            (u) => html`<tr data-user="${u.username}"><td><a class="clip" href="/admin/keys?${new URLSearchParams({ q: u.username }).toString()}" title="${u.username}: their keys">${u.username}</a></td><td>${u.isAdmin ? 'operator' : 'user'}</td><td>${u.disabled ? 'disabled' : 'active'}</td><td>${shortTime(u.createdAt)}</td>
               <td class="spark-cell">${sparkline(sparkDays(daily.get(u.id) ?? new Map(), now))}</td>
               <td class="limits-cell">${limitsSummary(u.limits, budgetStatus.get(u.id) ?? [], now)}</td>
-              <td class="actions-cell"><a class="button small" href="/admin/users/${u.id}/limits">Limits</a> <a class="button small" href="/admin/keys?${new URLSearchParams({ q: u.username }).toString()}">Keys</a> <a class="button small" href="/admin/users/${u.id}/password">Password</a>${
-                u.id === request.webUser!.id
-                  ? html` <span class="muted">you</span>`
-                  : html` <a class="button small ${u.disabled ? '' : 'danger'}" href="/admin/users/${u.id}/${u.disabled ? 'enable' : 'disable'}">${u.disabled ? 'Enable' : 'Disable'}</a> <a class="button small danger" href="/admin/users/${u.id}/delete">Delete</a>`
-              }</td></tr>`,
+              <td class="actions-cell"><details class="row-actions"><summary class="button small">Actions<span class="sr-only"> for ${u.username}</span></summary><div class="row-menu">
+                <a class="button small" href="/admin/users/${u.id}/limits">Limits</a><a class="button small" href="/admin/users/${u.id}/password">Set password</a>${
+                  u.id === request.webUser!.id
+                    ? html`<span class="muted">(you: no disable or delete)</span>`
+                    : html`<a class="button small ${u.disabled ? '' : 'danger'}" href="/admin/users/${u.id}/${u.disabled ? 'enable' : 'disable'}">${u.disabled ? 'Enable' : 'Disable'}…</a><a class="button small danger" href="/admin/users/${u.id}/delete">Delete…</a>`
+                }</div></details></td></tr>`,
           )}</tbody>
         </table></div>
       </section>
       <section class="card"><h2>Usage this month, per user</h2>${totalsTable('User', [...summary.perUser.entries()].map(([id, t]) => [names.get(id) ?? `deleted user ${id}`, t]))}
         <p class="muted">${formatCount(summary.total.requests)} requests in all.</p></section>
       ${auditSection(await deps.store.audit.list({ limit: 50 }))}`;
-    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Users', active: 'admin', user: request.webUser, csrfToken: csrf, body }));
+    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Users', active: 'admin', user: request.webUser, csrfToken: csrf, body, styles: ['/assets/keys.css'] }));
   }
 
   app.get<{ Querystring: { limits?: string; done?: string; name?: string; keys?: string } }>('/admin', { onRequest }, (request, reply) => {

@@ -22,6 +22,7 @@ import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
 import { limitsFields, limitsSummary } from './key-limits-view.ts';
 import { sparkline, type SparkDay } from '../sparkline.ts';
 import { keyUsage } from '../key-usage.ts';
+import { clipped } from '../table-cells.ts';
 
 export function createdKeyPanel(key: CreatedApiKey) {
   return html`<section class="card created" id="created-key" role="status">
@@ -34,7 +35,7 @@ export function createdKeyPanel(key: CreatedApiKey) {
 
 function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } | undefined, spark: SparkDay[], budgetStatus: BudgetStanding[], now: number) {
   return html`<tr data-key-id="${key.id}">
-    <td>${key.name ?? html`<span class="muted">(no name)</span>`}</td>
+    <td>${key.name ? clipped(key.name) : html`<span class="muted">(no name)</span>`}</td>
     <td><code>${key.hint}</code></td>
     <td>${shortTime(key.createdAt)}</td>
     <td class="last-used">${shortTime(key.lastUsedAt)}</td>
@@ -42,7 +43,7 @@ function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } |
     <td class="num">${formatCount(usage?.requests ?? 0)}</td>
     <td class="num">${formatCount(usage?.tokens ?? 0)}</td>
     <td class="limits-cell">${limitsSummary(key.limits, budgetStatus, now)}</td>
-    <td><a class="button small" href="/keys/${key.id}/limits">Limits</a> <a class="button danger small" href="/keys/${key.id}/delete">Delete</a></td>
+    <td class="actions-cell"><a class="button small" href="/keys/${key.id}/limits">Limits</a> <a class="button danger small" href="/keys/${key.id}/delete">Delete</a></td>
   </tr>`;
 }
 
@@ -81,7 +82,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
             : ''
         }
         <div class="table-wrap"><table id="keys-table" class="${keys.length === 0 ? 'hidden' : ''}">
-          <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Requests, last 14 days</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th>Limits</th><th></th></tr></thead>
+          <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Requests, last 14 days</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th>Limits</th><th>Actions</th></tr></thead>
           <tbody>${keys.map((k) => keyRow(k, usage.month.get(k.id), usage.spark(k.id), budgetStatus.get(k.id) ?? [], now))}</tbody>
         </table></div>
         <p class="muted">Budgets reset at 00:00 UTC (daily) and on the first of the month (monthly). <a href="/usage">Usage per day, key and model →</a></p>

@@ -10,6 +10,7 @@ import { REQUEST_LOG_RETENTION_DAYS } from '../../usage/request-log.ts';
 import { OUTCOME_LABELS, type UsageOutcome } from '../../usage/usage-outcome.ts';
 import { formatCount } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { clipped } from '../table-cells.ts';
 import { layout } from '../layout.ts';
 import { requirePage } from '../session/web-session.ts';
 import { keyNamer } from '../usage-summary.ts';
@@ -113,13 +114,13 @@ export function registerRequestLogPage(app: FastifyInstance, deps: GatewayDeps):
                 const at = new Date(r.at).toISOString();
                 return html`<tr>
                 <td><time datetime="${at}">${at.slice(0, 10)} ${at.slice(11, 19)}</time></td>
-                <td>${keyName(r.keyId)}</td>
+                <td>${clipped(keyName(r.keyId))}</td>
                 <td>${r.model}</td>
                 <td>${statusCell(r)}</td>
                 <td class="num">${formatCount(r.inputTokens)}</td>
                 <td class="num">${formatCount(r.outputTokens)}</td>
                 <td class="num">${formatCount(r.latencyMs)} ms</td>
-                <td>${r.sessionId ? html`<code>${r.sessionId}</code>` : html`<span class="muted">none</span>`}</td>
+                <td>${r.sessionId ? clipped(r.sessionId, html`<code>${r.sessionId}</code>`) : html`<span class="muted">none</span>`}</td>
               </tr>`;
               })}</tbody>
             </table></div>`}
