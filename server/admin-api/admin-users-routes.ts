@@ -10,7 +10,8 @@ import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { limitsPatchFrom, type LimitsFields } from '../limits/limits-input.ts';
 import { UserExistsError, type User } from '../store/users-repo.ts';
-import { authErrors, errorSchema, userLimitsBodyProperties, userSchema } from './admin-schemas.ts';
+import { authErrors, errorSchema, ref, userLimitsBodyProperties, userLimitsInput } from './admin-schemas.ts';
+import { flattenLimits, type NestedLimits } from './limits-shape.ts';
 
 const tags = ['users'];
 const nameParam = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } as const;
@@ -31,11 +32,11 @@ async function applyRule<R>(work: () => Promise<R>): Promise<R> {
 }
 
 export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  app.get('/admin/api/v1/users', { schema: { tags, summary: 'List users', response: { 200: { type: 'object', properties: { users: { type: 'array', items: userSchema } } }, ...authErrors } } }, async () => ({
+  app.get('/admin/api/v1/users', { schema: { tags, summary: 'List users', response: { 200: { type: 'object', properties: { users: { type: 'array', items: ref('User') } } }, ...authErrors } } }, async () => ({
     users: await deps.store.users.list(),
   }));
 
-  app.post<{ Body: { username: string; password?: string; admin?: boolean } }>(
+  app.post<{ Body: { username: string; password?: string; admin?: boolean; isAdmin?: boolean } }>(
     '/admin/api/v1/users',
     {
       schema: {
@@ -46,10 +47,10 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
           type: 'object',
           required: ['username'],
           additionalProperties: false,
-          properties: { username: { type: 'string' }, password: { type: 'string', minLength: 8 }, admin: { type: 'boolean', default: false } },
+          properties: { username: { type: 'string' }, password: { type: 'string', minLength: 8 }, isAdmin: { type: 'boolean', description: 'As in answers' }, admin: { type: 'boolean', description: 'Older name of isAdmin' } },
         },
         response: {
-          201: { type: 'object', properties: { user: userSchema, password: { type: 'string', description: 'Only when generated' } } },
+          201: { type: 'object', properties: { user: ref('User'), password: { type: 'string', description: 'Only when generated' } } },
           400: errorSchema,
           409: errorSchema,
           ...authErrors,
@@ -59,7 +60,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
     async (request, reply) => {
       const generated = request.body.password === undefined ? randomBase62(20) : undefined;
       try {
-        const user = await deps.store.users.create(request.body.username, request.body.password ?? generated!, { isAdmin: request.body.admin === true });
+        const user = await deps.store.users.create(request.body.username, request.body.password ?? generated!, { isAdmin: (request.body.isAdmin ?? request.body.admin) === true });
         await deps.store.audit.record({ ...tokenActor(request), action: 'user.create', target: userTarget(user.username), details: { admin: user.isAdmin } });
         return reply.code(201).header('cache-control', 'no-store').send(generated ? { user, password: generated } : { user });
       } catch (error) {
@@ -79,7 +80,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
           summary: action === 'disable' ? 'Disable a user: their keys answer 401 and their sessions end at once, on every instance' : 'Enable a disabled user',
           description: action === 'disable' ? 'Refused (409 last_operator) for the last active operator. A user already disabled stays so and nothing is audited (changed: false).' : 'A user already enabled stays so (changed: false).',
           params: nameParam,
-          response: { 200: { type: 'object', properties: { user: userSchema, changed: { type: 'boolean' } } }, 404: errorSchema, 409: errorSchema, ...authErrors },
+          response: { 200: { type: 'object', properties: { user: ref('User'), changed: { type: 'boolean' } } }, 404: errorSchema, 409: errorSchema, ...authErrors },
         },
       },
       async (request) => {
@@ -97,7 +98,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
         summary: 'Delete a user: keys revoked on every instance at once, sessions ended; usage is kept under the user id',
         description: 'Refused (409 last_operator) for the last active operator.',
         params: nameParam,
-        response: { 200: { type: 'object', properties: { deleted: { type: 'boolean' }, user: userSchema, keysRevoked: { type: 'integer' } } }, 404: errorSchema, 409: errorSchema, ...authErrors },
+        response: { 200: { type: 'object', properties: { deleted: { type: 'boolean' }, user: ref('User'), keysRevoked: { type: 'integer' } } }, 404: errorSchema, 409: errorSchema, ...authErrors },
       },
     },
     async (request) => {
@@ -117,7 +118,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
         params: nameParam,
         // No body at all (curl -X POST) is fine: the password is then generated.
         body: { type: ['object', 'null'], additionalProperties: false, properties: { password: { type: 'string', minLength: 8 } } },
-        response: { 200: { type: 'object', properties: { user: userSchema, password: { type: 'string', description: 'Only when generated' } } }, 400: errorSchema, 404: errorSchema, ...authErrors },
+        response: { 200: { type: 'object', properties: { user: ref('User'), password: { type: 'string', description: 'Only when generated' } } }, 400: errorSchema, 404: errorSchema, ...authErrors },
       },
     },
     async (request, reply) => {
@@ -128,20 +129,21 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
     },
   );
 
-  app.patch<{ Params: { name: string }; Body: LimitsFields }>(
+  app.patch<{ Params: { name: string }; Body: LimitsFields & { limits?: NestedLimits } }>(
     '/admin/api/v1/users/:name/limits',
     {
       schema: {
         tags,
         summary: "Change a user's limits (models and budgets for all their keys); fields not sent stay, null removes one",
         params: nameParam,
-        body: { type: 'object', additionalProperties: false, properties: userLimitsBodyProperties },
-        response: { 200: { type: 'object', properties: { user: userSchema } }, 400: errorSchema, 404: errorSchema, ...authErrors },
+        body: { type: 'object', additionalProperties: false, properties: { limits: userLimitsInput, ...userLimitsBodyProperties } },
+        response: { 200: { type: 'object', properties: { user: ref('User') } }, 400: errorSchema, 404: errorSchema, ...authErrors },
       },
     },
     async (request) => {
       const user = await userNamed(deps, request.params.name);
-      const patch = limitsPatchFrom(request.body ?? {});
+      const { limits, ...flat } = request.body ?? {};
+      const patch = limitsPatchFrom(flattenLimits(limits, flat));
       const updated = await deps.store.users.setLimits(user.id, patch);
       revokeEverywhere(deps, { kind: 'user', id: user.id });
       await deps.store.audit.record({ ...tokenActor(request), action: 'user.limits', target: userTarget(user.username), details: { changed: patch } });

@@ -89,11 +89,11 @@ describe('operator API', () => {
       const res = await gateway.text.inject({ method: 'POST', url: '/v1/chat/completions', headers: bearer(key), payload: { model: 'demo-chat', messages: [{ role: 'user', content: 'hi' }] } });
       assert.equal(res.statusCode, 200);
     }
-    const rows = (await call('GET', '/admin/api/v1/usage?user=alice&model=demo-chat&by=day')).json().rows as Array<{ user: string; model: string; requests: number; hour: string }>;
+    const rows = (await call('GET', '/admin/api/v1/usage?user=alice&model=demo-chat&by=day')).json().rows as Array<{ user: string; model: string; requests: number; period: string }>;
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.requests, 2);
     assert.equal(rows[0]!.user, 'alice');
-    assert.match(rows[0]!.hour, /^\d{4}-\d{2}-\d{2}$/);
+    assert.match(rows[0]!.period, /^\d{4}-\d{2}-\d{2}$/);
     assert.deepEqual((await call('GET', '/admin/api/v1/usage?user=alice&model=other')).json().rows, []);
     assert.deepEqual((await call('GET', '/admin/api/v1/usage?until=2000-01-01')).json().rows, []);
     assert.equal((await call('GET', '/admin/api/v1/usage?since=yesterday')).statusCode, 400);
