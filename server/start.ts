@@ -19,6 +19,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_INFLIGHT_BODY_BYTES, DEFAULT_RATE_LIM
 import { Store } from './store/store.ts';
 import { UsageMeter } from './usage/usage-meter.ts';
 import { RequestLog } from './usage/request-log.ts';
+import { prettyDestination } from './pretty-log.ts';
 
 export interface RunningGateway {
   textUrl: string;
@@ -36,11 +37,12 @@ function listenUrl(app: FastifyInstance, host: string): string {
   return `http://${shown}:${address.port}`;
 }
 
-export function createLogger(level: string): Logger {
-  return pino(
-    { level, redact: { paths: REDACTED_HEADER_NAMES.map((h) => `req.headers["${h}"]`), censor: '[redacted]' } },
-    pino.destination({ fd: 2, sync: false }),
-  );
+export type LogFormat = 'pretty' | 'json';
+
+/** Logs go to stderr: JSON lines, or one readable line per entry (`pretty`, for a person at a terminal). */
+export function createLogger(level: string, format: LogFormat = 'json'): Logger {
+  const options = { level, redact: { paths: REDACTED_HEADER_NAMES.map((h) => `req.headers["${h}"]`), censor: '[redacted]' } };
+  return format === 'pretty' ? pino(options, prettyDestination()) : pino(options, pino.destination({ fd: 2, sync: false }));
 }
 
 export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv = process.env, logger?: Logger): Promise<RunningGateway> {

@@ -30,6 +30,7 @@ interface Args extends StoreArgs {
   shutdownGraceMs?: number;
   drainMs: number;
   logLevel: string;
+  logFormat?: 'pretty' | 'json';
   printSystemdUnit?: boolean;
 }
 
@@ -62,6 +63,12 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           default: envString(env, 'GWCTL_LOG_LEVEL') ?? defaults.logLevel,
           choices: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'],
           describe: 'Log level (logs go to stderr) [env GWCTL_LOG_LEVEL]',
+        })
+        .option('log-format', {
+          type: 'string',
+          default: envString(env, 'GWCTL_LOG_FORMAT'),
+          choices: ['pretty', 'json'],
+          describe: 'Log lines for people (pretty) or machines (json) (default: pretty when stderr is a terminal, json otherwise) [env GWCTL_LOG_FORMAT]',
         })
         .option('print-systemd-unit', {
           type: 'boolean',
@@ -122,7 +129,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
       };
       // Loaded here so that other commands (and --help) never pay for the server's modules.
       const { createLogger, startGateway } = await import('../../server/start.ts');
-      const logger = createLogger(options.logLevel);
+      const logger = createLogger(options.logLevel, args.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json'));
       const stopSignal = ctx.waitForStopSignal();
       const gateway = await startGateway(options, ctx.env, logger);
       const gw = gwctlInvocation(ctx.env);

@@ -117,7 +117,17 @@ export function answerApiError<Reply extends ApiReply>(settings: GatewaySettings
   return sendApiError(request, reply, gatewayError);
 }
 
-export function registerApiErrorHandling(app: FastifyInstance, settings: GatewaySettings, notFound: (request: FastifyRequest) => GatewayError): void {
+export function registerApiErrorHandling(
+  app: FastifyInstance,
+  settings: GatewaySettings,
+  notFound: (request: FastifyRequest) => GatewayError,
+  /** An HTML page for unknown addresses a browser asks for (the text listener's web pages); undefined: the JSON error. */
+  page?: (request: FastifyRequest) => Promise<string | undefined>,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => answerApiError(settings, error, request, reply));
-  app.setNotFoundHandler((request, reply) => sendApiError(request, reply, notFound(request)));
+  app.setNotFoundHandler(async (request, reply) => {
+    const answer = page ? await page(request) : undefined;
+    if (answer) return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(answer);
+    return sendApiError(request, reply, notFound(request));
+  });
 }

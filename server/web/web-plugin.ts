@@ -6,6 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { registerChatApi } from './api/chat-api.ts';
 import { registerConversationsApi } from './api/conversations-api.ts';
@@ -51,7 +52,9 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
     });
 
     web.setErrorHandler((error: FastifyError, request, reply) => {
-      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      // The API hooks that run first refuse with a GatewayError (status, e.g. 400 for a missing Host header).
+      const given = error.statusCode ?? (error instanceof GatewayError ? error.status : undefined);
+      const status = given && given >= 400 && given < 500 ? given : 500;
       if (status === 500) request.log.error({ err: error }, 'web request failed');
       const message =
         status === 500
@@ -59,6 +62,7 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
           : error.validation
             ? `Check the form: ${error.validation[0]?.instancePath.replace(/^\//, '') || 'input'} ${error.validation[0]?.message ?? 'is invalid'}.`
             : error.message;
+      if (error instanceof GatewayError) for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
       if (request.url.startsWith('/web/api/')) return reply.code(status).send({ error: { message } });
       return reply
         .code(status)

@@ -3,6 +3,7 @@
 import { api, errorMessage } from './api.ts';
 import { copyFromButton } from './copy-text.ts';
 import { element } from './dom.ts';
+import { formatTime } from '../../../core/format-time.ts';
 
 interface KeyLimits {
   expiresAt: string | null;
@@ -31,7 +32,7 @@ function wireCopyButtons(root: ParentNode = document): void {
   }
 }
 
-const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+const utcMinute = (iso: string) => formatTime(iso);
 
 function limitsText(limits: KeyLimits): string {
   const parts: string[] = [];
