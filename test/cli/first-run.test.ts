@@ -62,7 +62,16 @@ test('config set baseUrl …/v1 is stored but warned about, with the rule per cl
 });
 
 test('serve --help lists the log format', async () => {
-  const help = await gwctl(['serve', '--help'], s.env);
-  assert.match(help.out, /--log-format/);
-  assert.match(help.out.replace(/\s+/g, " "), /pretty when stderr is a terminal, json otherwise/);
+  // yargs prints help through console.log.
+  const lines: string[] = [];
+  const original = console.log;
+  console.log = (...parts: unknown[]) => void lines.push(parts.join(' '));
+  try {
+    assert.equal((await gwctl(['serve', '--help'], s.env)).code, 0);
+  } finally {
+    console.log = original;
+  }
+  const text = lines.join('\n').replace(/\s+/g, ' ');
+  assert.match(text, /--log-format/);
+  assert.match(text, /pretty when stderr is a terminal, json otherwise/);
 });
