@@ -3,6 +3,7 @@
 import { realpathSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { renderGatewayUnit, UNIT_DEFAULTS } from '../../server/deploy/systemd-unit.ts';
+import { envOnlyHelp } from '../../server/deploy/serve-settings.ts';
 import { describeDatabaseUrl } from '../../server/store/database-url.ts';
 import { defaultServeOptions, type ServeOptions } from '../../server/serve-options.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
@@ -74,6 +75,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           type: 'boolean',
           describe: `Print a systemd unit that runs this gwctl as a system service (settings in ${UNIT_DEFAULTS.environmentFile}), then exit`,
         })
+        .epilogue(envOnlyHelp())
         .check((raw) => {
           const a = raw as unknown as Args;
           for (const [name, value] of [['port', a.port], ['image-port', a.imagePort]] as const) {
