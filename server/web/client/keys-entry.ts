@@ -72,6 +72,7 @@ function createdPanel(key: CreatedKey): HTMLElement {
     element('p', {}, [element('strong', { text: 'Copy it now. It cannot be shown again.' }), ' If you lose it, delete the key and create a new one.']),
     element('div', { class: 'copy-row' }, [element('code', { id: 'new-key-value', text: key.key }), element('button', { type: 'button', class: 'primary', 'data-copy': '#new-key-value', text: 'Copy' })]),
     element('p', { class: 'muted', text: 'Keep it in a password manager or a local-only config file. Never paste it into chats, screenshots, issues or repositories.' }),
+    element('p', {}, ['Base URLs and copyable examples for each kind of client: ', element('a', { href: '#connect', text: 'Connect a client' }), ' (put this key where they say <API_KEY>).']),
   ]);
 }
 

@@ -23,13 +23,15 @@ import { limitsFields, limitsSummary } from './key-limits-view.ts';
 import { sparkline, type SparkDay } from '../sparkline.ts';
 import { keyUsage } from '../key-usage.ts';
 import { clipped } from '../table-cells.ts';
+import { connectSection } from './connect-section.ts';
 
-export function createdKeyPanel(key: CreatedApiKey) {
+export function createdKeyPanel(key: CreatedApiKey, deps?: GatewayDeps) {
   return html`<section class="card created" id="created-key" role="status">
     <h2>Your new key${key.name ? html` “${key.name}”` : ''}</h2>
     <p><strong>Copy it now. It cannot be shown again.</strong> If you lose it, delete the key and create a new one.</p>
     <div class="copy-row"><code id="new-key-value">${key.key}</code><button type="button" class="primary" data-copy="#new-key-value">Copy</button></div>
     <p class="muted">Keep it in a password manager or a local-only config file. Never paste it into chats, screenshots, issues or repositories.</p>
+    ${deps ? connectSection(deps, { key: key.key, idPrefix: 'new-key-connect' }) : ''}
   </section>`;
 }
 
@@ -61,7 +63,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
     const accountStatus = accountLimited ? await standings(deps.budgets, { subject: `user:${user.id}`, budgets: user.limits.budgets }, now) : [];
     const body = html`
       <div class="page-head"><h1>API keys</h1><p class="muted">Keys are for local agents, SDKs, scripts and compatible clients. The web apps need none. Use your own key so usage is counted for you.</p></div>
-      ${created ? createdKeyPanel(created) : ''}
+      ${created ? createdKeyPanel(created, deps) : ''}
       <div id="created-slot"></div>
       ${request.query.deleted ? html`<p class="notice" role="status">Key deleted. Requests with it now answer 401.</p>` : ''}
       ${accountLimited ? html`<p class="notice" id="account-limits">Limits an operator set for all your keys together: ${limitsSummary(user.limits, accountStatus, now)}. A key's own limits can only narrow them.</p>` : ''}
@@ -86,7 +88,8 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
           <tbody>${keys.map((k) => keyRow(k, usage.month.get(k.id), usage.spark(k.id), budgetStatus.get(k.id) ?? [], now))}</tbody>
         </table></div>
         <p class="muted">Budgets reset at 00:00 UTC (daily) and on the first of the month (monthly). <a href="/usage">Usage per day, key and model →</a></p>
-      </section>`;
+      </section>
+      ${connectSection(deps)}`;
     return reply
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
