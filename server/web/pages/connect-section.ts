@@ -19,12 +19,9 @@ export function connectSection(deps: GatewayDeps, options: { key?: string; idPre
   const prefix = options.idPrefix ?? 'connect';
   return html`<section class="card" id="${prefix}" aria-labelledby="${prefix}-title">
     <h2 id="${prefix}-title">Connect a client</h2>
-    <div class="table-wrap"><table class="connect-table">
-      <thead><tr><th>Client</th><th>Base URL</th><th>Rule</th></tr></thead>
-      <tbody>${guide.entries.map(
-        (e) => html`<tr><td class="wrap">${e.title}</td><td><code>${e.baseUrl}</code></td><td class="wrap">${e.baseUrlNote}</td></tr>`,
-      )}</tbody>
-    </table></div>
+    <ul class="connect-list">${guide.entries.map(
+      (e) => html`<li data-client="${e.type}"><strong>${e.title}</strong>: <code>${e.baseUrl}</code> <span class="muted">(${e.baseUrlNote})</span></li>`,
+    )}</ul>
     <p class="muted">Text API: <code>${guide.textBaseUrl}</code> · image API: <code>${guide.imageBaseUrl}</code>. Chat-completions, Responses and image clients take the address <strong>with</strong> <code>/v1</code>; messages-protocol clients take it <strong>without</strong> (they add <code>/v1/messages</code> themselves). The most common mistake is a <code>/v1</code> too many or too few.</p>
     ${guide.examples.map(
       (x) => html`<details class="example"><summary>${x.title}</summary>

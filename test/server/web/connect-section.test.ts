@@ -29,7 +29,7 @@ describe('Connect a client on the keys page', () => {
       const clients = JSON.parse(run.out).clients as Array<{ title: string; baseUrl: string; baseUrlNote: string }>;
       assert.equal(clients.length, 4);
       for (const client of clients) {
-        assert.ok(page.includes(`<td class="wrap">${client.title}</td><td><code>${client.baseUrl}</code></td><td class="wrap">${client.baseUrlNote}</td>`), `${client.title} as in gwctl config client`);
+        assert.ok(page.includes(`<strong>${client.title}</strong>: <code>${client.baseUrl}</code> <span class="muted">(${client.baseUrlNote})</span>`), `${client.title} as in gwctl config client`);
       }
     } finally {
       sandbox.cleanup();
