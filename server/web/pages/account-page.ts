@@ -33,9 +33,9 @@ export function registerAccountPage(app: FastifyInstance, deps: GatewayDeps): vo
     const body = html`
       <div class="page-head"><h1>Your account</h1><p class="muted">Signed in as <strong>${user.username}</strong>${user.isAdmin ? ' (operator)' : ''}.</p></div>
       ${message ? html`<p class="${message.error ? 'error' : 'notice'}" role="${message.error ? 'alert' : 'status'}">${message.text}</p>` : ''}
-      <section class="card narrow">
+      <section class="card">
         <h2>Change your password</h2>
-        <form method="post" action="/account/password" class="stack" id="password-form">
+        <form method="post" action="/account/password" class="stack account-form" id="password-form">
           <input type="hidden" name="_csrf" value="${csrf}">
           <label>Current password <input name="current" type="password" required autocomplete="current-password"></label>
           <label>New password <input name="password" type="password" required minlength="${PASSWORD_MIN_LENGTH}" autocomplete="new-password"></label>
@@ -45,12 +45,12 @@ export function registerAccountPage(app: FastifyInstance, deps: GatewayDeps): vo
         </form>
         <p class="muted">Your API keys are not affected. Forgot it? An operator can set a new one (<code>gwctl admin user passwd ${user.username}</code>).</p>
       </section>
-      <section class="card narrow">
+      <section class="card">
         <h2>Your sessions</h2>
         <div class="table-wrap"><table id="sessions-table">
-          <thead><tr><th>Signed in</th><th>Ends</th><th></th></tr></thead>
+          <thead><tr><th>Signed in</th><th>Ends</th><th>Which</th></tr></thead>
           <tbody>${sessions.map(
-            (s) => html`<tr><td>${shortTime(s.createdAt)}</td><td>${shortTime(s.expiresAt)}</td><td>${s.id === current.id ? html`<strong>this session</strong>` : ''}</td></tr>`,
+            (s) => html`<tr><td>${shortTime(s.createdAt)}</td><td>${shortTime(s.expiresAt)}</td><td>${s.id === current.id ? html`<strong>this session</strong>` : html`<span class="muted">another browser or device</span>`}</td></tr>`,
           )}</tbody>
         </table></div>
         <form method="post" action="/account/sessions/others" class="inline">
