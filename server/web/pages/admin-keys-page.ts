@@ -69,7 +69,7 @@ export function registerAdminKeysPage(app: FastifyInstance, deps: GatewayDeps, o
           <thead><tr><th>Owner</th><th>Name</th><th>Key</th><th>State</th><th>Created</th><th>Last used</th><th>Limits</th><th>Actions</th></tr></thead>
           <tbody>${shown.map((k) => {
             const owner = users.get(k.userId);
-            return html`<tr data-key-id="${k.id}"><td>${owner?.username ?? k.userId}</td><td>${k.name ? clipped(k.name) : html`<span class="muted">(no name)</span>`}</td>
+            return html`<tr data-key-id="${k.id}"><td>${clipped(owner?.username ?? k.userId)}</td><td>${k.name ? clipped(k.name) : html`<span class="muted">(no name)</span>`}</td>
               <td><code>${k.hint}</code></td><td>${keyState(k, owner, now).replace('-', ' ')}</td>
               <td>${shortTime(k.createdAt)}</td><td>${shortTime(k.lastUsedAt)}</td>
               <td class="limits-cell">${limitsSummary(k.limits, [], now)}</td>
