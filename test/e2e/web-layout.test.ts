@@ -46,6 +46,7 @@ const PAGES: PageCase[] = [
   { name: 'key-limits', path: () => `/keys/${keyId}/limits`, title: /^Key limits · gwctl$/, current: 'API keys', control: 'main input[name="models"]' },
   { name: 'user-limits', path: () => `/admin/users/${adminId}/limits`, title: /^User limits · gwctl$/, current: 'Users', control: 'main input[name="models"]' },
   { name: 'admin-keys', path: () => '/admin/keys', title: /^All keys · gwctl$/, current: 'All keys', control: '#key-search input[name="q"]' },
+  { name: 'user-usage', path: () => `/admin/users/${adminId}/usage`, title: /^Usage of admin · gwctl$/, current: 'Users', control: 'main a.chip' },
   { name: 'account', path: () => '/account', title: /^Your account · gwctl$/, control: '#password-form input[name="current"]' },
 ];
 

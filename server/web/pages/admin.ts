@@ -16,6 +16,7 @@ import { standings } from '../../limits/quota-guard.ts';
 import { registerAdminUserLimits } from './admin-user-limits.ts';
 import { doneNotice, registerAdminUserActions } from './admin-user-actions.ts';
 import { registerAdminKeysPage } from './admin-keys-page.ts';
+import { registerAdminUserUsage } from './admin-user-usage.ts';
 import { sparkDays, sparkline, SPARK_DAYS } from '../sparkline.ts';
 import { limitsSummary } from './key-limits-view.ts';
 
@@ -66,10 +67,10 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
           <thead><tr><th>Name</th><th>Role</th><th>State</th><th>Created</th><th>Requests, last 14 days</th><th>Limits (all keys)</th><th>Actions</th></tr></thead>
           <tbody>${users.map(
             (u) => html`<tr data-user="${u.username}"><td><a class="clip" href="/admin/keys?${new URLSearchParams({ q: u.username }).toString()}" title="${u.username}: their keys">${u.username}</a></td><td>${u.isAdmin ? 'operator' : 'user'}</td><td>${u.disabled ? 'disabled' : 'active'}</td><td>${shortTime(u.createdAt)}</td>
-              <td class="spark-cell">${sparkline(sparkDays(daily.get(u.id) ?? new Map(), now))}</td>
+              <td class="spark-cell"><a href="/admin/users/${u.id}/usage" title="Usage charts of ${u.username}">${sparkline(sparkDays(daily.get(u.id) ?? new Map(), now))}</a></td>
               <td class="limits-cell">${limitsSummary(u.limits, budgetStatus.get(u.id) ?? [], now)}</td>
               <td class="actions-cell"><details class="row-actions"><summary class="button small">Actions<span class="sr-only"> for ${u.username}</span></summary><div class="row-menu">
-                <a class="button small" href="/admin/users/${u.id}/limits">Limits</a><a class="button small" href="/admin/users/${u.id}/password">Set password</a>${
+                <a class="button small" href="/admin/users/${u.id}/usage">Usage charts</a><a class="button small" href="/admin/users/${u.id}/limits">Limits</a><a class="button small" href="/admin/users/${u.id}/password">Set password</a>${
                   u.id === request.webUser!.id
                     ? html`<span class="muted">(you: no disable or delete)</span>`
                     : html`<a class="button small ${u.disabled ? '' : 'danger'}" href="/admin/users/${u.id}/${u.disabled ? 'enable' : 'disable'}">${u.disabled ? 'Enable' : 'Disable'}…</a><a class="button small danger" href="/admin/users/${u.id}/delete">Delete…</a>`
@@ -90,6 +91,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
   registerAdminUserLimits(app, deps, onRequest);
   registerAdminUserActions(app, deps, onRequest);
   registerAdminKeysPage(app, deps, onRequest);
+  registerAdminUserUsage(app, deps, onRequest);
 
   app.post<{ Body: { username?: string; password?: string; admin?: string } }>('/admin/users', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const { username = '', password = '', admin } = request.body ?? {};

@@ -78,7 +78,7 @@ async function periodRows(deps: GatewayDeps, userId: string, period: UsagePeriod
   return inPeriod(await deps.store.usage.rows({ userId, sinceHour: period.sinceHour }), period);
 }
 
-function charts(period: UsagePeriod, rows: UsageRow[], keyName: (id: string) => string): SafeHtml {
+export function charts(period: UsagePeriod, rows: UsageRow[], keyName: (id: string) => string): SafeHtml {
   const series = stackedSeries(
     rows,
     period.buckets,

@@ -136,4 +136,26 @@ describe('account page and /admin account actions', () => {
     const plain = await webLogin(gateway.text, 'hal');
     assert.equal((await gateway.text.inject({ url: '/admin/keys', headers: { cookie: plain.cookie } })).statusCode, 403, 'operators only');
   });
+
+  test('/admin/users/:id/usage: one user\'s charts and per-model totals; unknown users 404, wrong periods said', async () => {
+    const { userId, key } = await gateway.userWithKey('uma');
+    for (let i = 0; i < 2; i += 1) {
+      const res = await gateway.text.inject({ method: 'POST', url: '/v1/chat/completions', headers: bearer(key), payload: { model: 'demo-chat', messages: [{ role: 'user', content: 'hi' }] } });
+      assert.equal(res.statusCode, 200);
+    }
+    const admin = await webLogin(gateway.text, 'ops-b');
+    const page = await gateway.text.inject({ url: `/admin/users/${userId}/usage?period=7d&group=key`, headers: { cookie: admin.cookie } });
+    assert.equal(page.statusCode, 200, page.payload);
+    assert.match(page.payload, /<h1>Usage of uma<\/h1>/);
+    assert.match(page.payload, /id="chart-requests"/);
+    assert.match(page.payload, /uma-key sk-…/, 'grouped by key');
+    assert.match(page.payload, /<td><span class="clip" tabindex="0" title="demo-chat">demo-chat<\/span><\/td><td class="num">2<\/td>/);
+    const users = await gateway.text.inject({ url: '/admin', headers: { cookie: admin.cookie } });
+    assert.match(users.payload, new RegExp(`href="/admin/users/${userId}/usage"`));
+    assert.equal((await gateway.text.inject({ url: '/admin/users/usr_nope/usage', headers: { cookie: admin.cookie } })).statusCode, 404);
+    const wrong = await gateway.text.inject({ url: `/admin/users/${userId}/usage?period=year`, headers: { cookie: admin.cookie } });
+    assert.match(wrong.payload, /role="alert"/);
+    const plain = await webLogin(gateway.text, 'uma');
+    assert.equal((await gateway.text.inject({ url: `/admin/users/${userId}/usage`, headers: { cookie: plain.cookie } })).statusCode, 403);
+  });
 });
