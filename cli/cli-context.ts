@@ -9,6 +9,10 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
   /** Reads all of standard input (for --password-stdin). */
   readStdin: () => Promise<string>;
+  /** Standard output is a terminal: absent = not (then a secret goes alone on stdout, see printSecret). */
+  stdoutIsTerminal?: () => boolean;
+  /** Asks one question on the terminal and returns the answer line; absent when there is no terminal to ask on. */
+  ask?: (question: string) => Promise<string>;
   finish: (exitCode: number) => void;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running commands wait on it. */
   waitForStopSignal: () => Promise<NodeJS.Signals>;

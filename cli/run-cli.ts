@@ -29,6 +29,20 @@ export interface CliIo {
   readStdin: () => Promise<string>;
   /** Standard input and output are a terminal; absent = not (the interactive app is not opened). */
   isTerminal?: () => boolean;
+  /** Standard output alone is a terminal; absent = not. */
+  stdoutIsTerminal?: () => boolean;
+  /** A question answered on the terminal; absent when standard input is not one. */
+  ask?: (question: string) => Promise<string>;
+}
+
+async function askOnTerminal(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
 }
 
 const processIo: CliIo = {
@@ -37,6 +51,8 @@ const processIo: CliIo = {
   env: process.env,
   readStdin,
   isTerminal: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
+  stdoutIsTerminal: () => Boolean(process.stdout.isTTY),
+  ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
 };
 
 /**

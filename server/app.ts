@@ -21,6 +21,7 @@ import { imageNotFound, textNotFound } from './routes/not-found-hints.ts';
 import { registerResponsesRetrieve } from './routes/responses-retrieve.ts';
 import { registerResponses } from './routes/responses.ts';
 import { registerWeb } from './web/web-plugin.ts';
+import { webNotFoundPage } from './web/pages/not-found-page.ts';
 import { FastLane } from './fast-lane/fast-lane.ts';
 import { registerAdminApi } from './admin-api/admin-api-plugin.ts';
 
@@ -66,7 +67,7 @@ export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   const app = baseApp(deps);
   // The hot routes are also answered on node:http, without fastify's per-request pipeline.
   const lane = deps.settings.fastLane === false ? undefined : new FastLane(deps);
-  registerApiErrorHandling(app, deps.settings, textNotFound(deps.settings));
+  registerApiErrorHandling(app, deps.settings, textNotFound(deps.settings), webNotFoundPage(deps));
   registerMetrics(app, deps, deps.settings.metricsToken);
   registerModels(app, deps, 'text');
   registerChatCompletions(app, deps, lane);

@@ -11,7 +11,6 @@ import { ConfigError } from './errors/config-error.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { buildSharedParts } from './cluster/shared-parts.ts';
 import { Lifecycle } from './lifecycle.ts';
-import { GatewayMetrics } from './metrics/gateway-metrics.ts';
 import { DemoProvider } from './providers/demo/demo-provider.ts';
 import { EMBEDDED_ALIASES } from './providers/model-aliases.ts';
 import { buildProviders, ModelRouter } from './providers/model-router.ts';
@@ -20,6 +19,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_INFLIGHT_BODY_BYTES, DEFAULT_RATE_LIM
 import { Store } from './store/store.ts';
 import { UsageMeter } from './usage/usage-meter.ts';
 import { RequestLog } from './usage/request-log.ts';
+import { prettyDestination } from './pretty-log.ts';
 
 export interface RunningGateway {
   textUrl: string;
@@ -37,11 +37,12 @@ function listenUrl(app: FastifyInstance, host: string): string {
   return `http://${shown}:${address.port}`;
 }
 
-export function createLogger(level: string): Logger {
-  return pino(
-    { level, redact: { paths: REDACTED_HEADER_NAMES.map((h) => `req.headers["${h}"]`), censor: '[redacted]' } },
-    pino.destination({ fd: 2, sync: false }),
-  );
+export type LogFormat = 'pretty' | 'json';
+
+/** Logs go to stderr: JSON lines, or one readable line per entry (`pretty`, for a person at a terminal). */
+export function createLogger(level: string, format: LogFormat = 'json'): Logger {
+  const options = { level, redact: { paths: REDACTED_HEADER_NAMES.map((h) => `req.headers["${h}"]`), censor: '[redacted]' } };
+  return format === 'pretty' ? pino(options, prettyDestination()) : pino(options, pino.destination({ fd: 2, sync: false }));
 }
 
 export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv = process.env, logger?: Logger): Promise<RunningGateway> {
@@ -90,14 +91,19 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     settings,
     logger,
   };
-  deps.metrics = new GatewayMetrics({
-    pendingUsageBuckets: () => usage.pendingBuckets,
-    usageFlushFailures: () => usage.flushFailures,
-    requestLog: () => ({ buffered: requestLog.buffered, dropped: requestLog.dropped }),
-    databaseKeyLookups: () => shared.authenticator.databaseLookups,
-    openResponses: () => lifecycle.openResponses,
-    providersCooling: () => router.providers.map((p) => ({ provider: p.name, cooling: router.health.state(p.name) === 'cooling' })),
-  });
+  // Only with a metrics token: without one /metrics is off, and prom-client (with its dependencies,
+  // about 90 modules) is never loaded, which keeps the idle gateway smaller.
+  if (options.metricsToken) {
+    const { GatewayMetrics } = await import('./metrics/gateway-metrics.ts');
+    deps.metrics = new GatewayMetrics({
+      pendingUsageBuckets: () => usage.pendingBuckets,
+      usageFlushFailures: () => usage.flushFailures,
+      requestLog: () => ({ buffered: requestLog.buffered, dropped: requestLog.dropped }),
+      databaseKeyLookups: () => shared.authenticator.databaseLookups,
+      openResponses: () => lifecycle.openResponses,
+      providersCooling: () => router.providers.map((p) => ({ provider: p.name, cooling: router.health.state(p.name) === 'cooling' })),
+    });
+  }
   router.health.observe((verdict) => {
     if (verdict.kind === 'failure') deps.metrics?.upstreamFailures.inc({ provider: verdict.provider });
   });

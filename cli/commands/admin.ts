@@ -11,7 +11,9 @@ import { tokenListCommand } from './admin/token-list.ts';
 import { tokenRevokeCommand } from './admin/token-revoke.ts';
 import { usageCommand } from './admin/usage.ts';
 import { userAddCommand } from './admin/user-add.ts';
+import { userDeleteCommand } from './admin/user-delete.ts';
 import { userListCommand } from './admin/user-list.ts';
+import { userPasswdCommand } from './admin/user-passwd.ts';
 import { userSetCommand } from './admin/user-set.ts';
 import { userStateCommand } from './admin/user-state.ts';
 
@@ -31,6 +33,8 @@ export function adminCommand(ctx: CliContext): CommandModule {
               .command(userSetCommand(ctx) as never)
               .command(userStateCommand(ctx, 'disable') as never)
               .command(userStateCommand(ctx, 'enable') as never)
+              .command(userPasswdCommand(ctx) as never)
+              .command(userDeleteCommand(ctx) as never)
               .demandCommand(1, 'Name a user subcommand.'),
           handler: () => undefined,
         })

@@ -3,6 +3,7 @@
 import { realpathSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { renderGatewayUnit, UNIT_DEFAULTS } from '../../server/deploy/systemd-unit.ts';
+import { envOnlyHelp } from '../../server/deploy/serve-settings.ts';
 import { describeDatabaseUrl } from '../../server/store/database-url.ts';
 import { defaultServeOptions, type ServeOptions } from '../../server/serve-options.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
@@ -10,6 +11,8 @@ import { envNumber, envString } from '../env-defaults.ts';
 import { resolveDatabaseUrl, withStoreOptions, type StoreArgs } from './admin/store-options.ts';
 import { ADMIN_USERNAME } from '../../server/bootstrap-admin.ts';
 import { parseTrustProxy } from '../../server/config/trust-proxy.ts';
+import { gwctlInvocation } from '../gwctl-invocation.ts';
+import { framedBlock } from '../output/framed-block.ts';
 
 interface Args extends StoreArgs {
   host: string;
@@ -33,6 +36,7 @@ interface Args extends StoreArgs {
   sessionIdleMinutes?: number;
   drainMs: number;
   logLevel: string;
+  logFormat?: 'pretty' | 'json';
   printSystemdUnit?: boolean;
 }
 
@@ -74,10 +78,17 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           choices: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'],
           describe: 'Log level (logs go to stderr) [env GWCTL_LOG_LEVEL]',
         })
+        .option('log-format', {
+          type: 'string',
+          default: envString(env, 'GWCTL_LOG_FORMAT'),
+          choices: ['pretty', 'json'],
+          describe: 'Log lines for people (pretty) or machines (json) (default: pretty when stderr is a terminal, json otherwise) [env GWCTL_LOG_FORMAT]',
+        })
         .option('print-systemd-unit', {
           type: 'boolean',
           describe: `Print a systemd unit that runs this gwctl as a system service (settings in ${UNIT_DEFAULTS.environmentFile}), then exit`,
         })
+        .epilogue(envOnlyHelp())
         .check((raw) => {
           const a = raw as unknown as Args;
           for (const [name, value] of [['port', a.port], ['image-port', a.imagePort]] as const) {
@@ -143,17 +154,28 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
       };
       // Loaded here so that other commands (and --help) never pay for the server's modules.
       const { createLogger, startGateway } = await import('../../server/start.ts');
-      const logger = createLogger(options.logLevel);
+      const logger = createLogger(options.logLevel, args.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json'));
       const stopSignal = ctx.waitForStopSignal();
       const gateway = await startGateway(options, ctx.env, logger);
+      const gw = gwctlInvocation(ctx.env);
+      const dataFlags = args.databaseUrl ? ` --database-url '${describeDatabaseUrl(databaseUrl)}'` : args.dataDir ? ` --data-dir '${dataDir}'` : '';
       if (gateway.admin.generatedPassword) {
-        ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}" with password ${gateway.admin.generatedPassword}\n`);
-        ctx.stderr('This password is shown once. Set GWCTL_ADMIN_PASSWORD before the first start to choose it.\n');
+        // Apart from the log lines (stderr) and before the banner: the one time this password exists in clear.
+        ctx.stdout(
+          framedBlock([
+            `First start: created the operator account "${ADMIN_USERNAME}".`,
+            `Password (shown once, store it now):  ${gateway.admin.generatedPassword}`,
+            `Log in at ${gateway.publicUrl}/login, then change it on your Account page.`,
+            'Lost it? Set a new one on this host (the gateway may keep running):',
+            `  ${gw} admin user passwd ${ADMIN_USERNAME}${dataFlags}`,
+            'To choose it yourself next time, set GWCTL_ADMIN_PASSWORD before the first start.',
+          ]),
+        );
+        ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}"; its password is in the framed block on stdout (shown once).\n`);
       } else if (gateway.admin.created) {
         ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}" with the password from GWCTL_ADMIN_PASSWORD.\n`);
       }
       const providers = gateway.deps.router.providers.map((p) => `${p.name} (${p.models.map((m) => m.id).join(', ')})`).join('; ');
-      const dataFlags = args.databaseUrl ? ` --database-url '${describeDatabaseUrl(databaseUrl)}'` : args.dataDir ? ` --data-dir '${dataDir}'` : '';
       ctx.stdout(
         [
           'gwctl gateway is running',
@@ -163,7 +185,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           `  database     ${describeDatabaseUrl(databaseUrl)}${options.redisUrl ? `   shared state: ${describeDatabaseUrl(options.redisUrl)}` : ''}`,
           `  providers    ${providers}`,
           `  log in       ${gateway.publicUrl}/login as "${ADMIN_USERNAME}" (operator; keys, usage, chat and images are on the site)`,
-          `  get a key    gwctl admin key create --user ${ADMIN_USERNAME}${dataFlags}`,
+          `  get a key    KEY=$(${gw} admin key create --user ${ADMIN_USERNAME}${dataFlags})`,
           `  try it       curl -H "Authorization: Bearer $KEY" ${gateway.publicUrl}/v1/models`,
           'Stop with Ctrl+C (in-flight requests finish first).',
           '',

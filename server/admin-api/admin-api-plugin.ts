@@ -11,12 +11,18 @@ import { registerAdminKeysRoutes } from './admin-keys-routes.ts';
 import { registerAdminUsageRoutes } from './admin-usage-routes.ts';
 import { registerAdminUsersRoutes } from './admin-users-routes.ts';
 import { requireOperatorToken } from './operator-auth.ts';
+import { NAMED_SCHEMAS } from './admin-schemas.ts';
+import { adminValidatorCompiler } from './admin-validator.ts';
 
 export const OPENAPI_PATH = '/admin/api/openapi.json';
 
 export function registerAdminApi(app: FastifyInstance, deps: GatewayDeps): void {
   app.register(async (admin) => {
+    admin.setValidatorCompiler(adminValidatorCompiler());
+    for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) admin.addSchema({ $id: name, title: name, ...schema });
     await admin.register(fastifySwagger, {
+      // Shared schemas keep their names (User, Key, …) in components.schemas.
+      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
       openapi: {
         openapi: '3.1.0',
         info: { title: 'gwctl operator API', version: '1', description: 'Manage users, their API keys and limits, and read usage. Send an operator token as `Authorization: Bearer <token>`.' },

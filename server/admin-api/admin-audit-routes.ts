@@ -1,7 +1,7 @@
 // Operator API, audit log: who changed which key, user or operator token, when and from where.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../gateway-deps.ts';
-import { auditEntrySchema, authErrors } from './admin-schemas.ts';
+import { authErrors, errorSchema, ref } from './admin-schemas.ts';
 
 export function registerAdminAuditRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   app.get<{ Querystring: { limit?: number; action?: string } }>(
@@ -15,7 +15,7 @@ export function registerAdminAuditRoutes(app: FastifyInstance, deps: GatewayDeps
           additionalProperties: false,
           properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, action: { type: 'string', description: 'e.g. key.delete' } },
         },
-        response: { 200: { type: 'object', properties: { entries: { type: 'array', items: auditEntrySchema } } }, ...authErrors },
+        response: { 200: { type: 'object', properties: { entries: { type: 'array', items: ref('AuditEntry') } } }, 400: errorSchema, ...authErrors },
       },
     },
     async (request) => ({ entries: await deps.store.audit.list({ limit: request.query.limit, action: request.query.action }) }),

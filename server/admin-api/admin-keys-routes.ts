@@ -6,11 +6,13 @@ import { keyTarget, tokenActor } from '../audit/audit-targets.ts';
 import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
+import { checkUsableModels, servedModelIds } from '../limits/account-bound.ts';
 import { applyPatch, NO_LIMITS } from '../limits/key-limits.ts';
 import { limitsPatchFrom, type LimitsFields } from '../limits/limits-input.ts';
 import { standings } from '../limits/quota-guard.ts';
 import { KEY_NAME_MAX_LENGTH, type ApiKeyRecord } from '../store/keys-repo.ts';
-import { authErrors, createdKeySchema, errorSchema, keySchema, limitsBodyProperties } from './admin-schemas.ts';
+import { authErrors, errorSchema, keyLimitsInput, limitsBodyProperties, ref } from './admin-schemas.ts';
+import { flattenLimits, type NestedLimits } from './limits-shape.ts';
 
 const tags = ['keys'];
 const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } as const;
@@ -32,7 +34,7 @@ export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps)
         tags,
         summary: 'List keys (masked), of every user or of one',
         querystring: { type: 'object', properties: { user: { type: 'string', description: 'Only this user\'s keys' } } },
-        response: { 200: { type: 'object', properties: { keys: { type: 'array', items: keySchema } } }, 404: errorSchema, ...authErrors },
+        response: { 200: { type: 'object', properties: { keys: { type: 'array', items: ref('Key') } } }, 404: errorSchema, ...authErrors },
       },
     },
     async (request) => {
@@ -43,7 +45,7 @@ export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps)
     },
   );
 
-  app.post<{ Body: { user: string; name?: string | null } & LimitsFields }>(
+  app.post<{ Body: { user: string; name?: string | null; limits?: NestedLimits } & LimitsFields }>(
     '/admin/api/v1/keys',
     {
       schema: {
@@ -53,35 +55,43 @@ export function registerAdminKeysRoutes(app: FastifyInstance, deps: GatewayDeps)
           type: 'object',
           required: ['user'],
           additionalProperties: false,
-          properties: { user: { type: 'string' }, name: { type: ['string', 'null'], maxLength: KEY_NAME_MAX_LENGTH }, ...limitsBodyProperties },
+          properties: { user: { type: 'string' }, name: { type: ['string', 'null'], maxLength: KEY_NAME_MAX_LENGTH }, limits: keyLimitsInput, ...limitsBodyProperties },
         },
-        response: { 201: createdKeySchema, 400: errorSchema, 404: errorSchema, 409: errorSchema, ...authErrors },
+        response: { 201: ref('CreatedKey'), 400: errorSchema, 404: errorSchema, 409: errorSchema, ...authErrors },
       },
     },
     async (request, reply) => {
-      const { user: username, name, ...fields } = request.body;
+      const { user: username, name, limits: nested, ...fields } = request.body;
       const user = await deps.store.users.findByName(username);
       if (!user) throw new GatewayError(404, 'user_not_found', `No user named "${username}".`, { param: 'user' });
       await checkRoomForKey(deps, user.id);
-      const created = await deps.store.keys.create(user.id, name ?? null, applyPatch(NO_LIMITS, limitsPatchFrom(fields)));
+      const limits = applyPatch(NO_LIMITS, limitsPatchFrom(flattenLimits(nested, fields)));
+      checkUsableModels(limits.models, user.limits, servedModelIds(deps.router));
+      const created = await deps.store.keys.create(user.id, name ?? null, limits);
       await deps.store.audit.record({ ...tokenActor(request), action: 'key.create', target: keyTarget(created), details: { user: user.username, name: created.name, limits: created.limits } });
       return reply.code(201).header('cache-control', 'no-store').send({ ...created, user: user.username });
     },
   );
 
-  app.patch<{ Params: { id: string }; Body: LimitsFields }>(
+  app.patch<{ Params: { id: string }; Body: LimitsFields & { limits?: NestedLimits } }>(
     '/admin/api/v1/keys/:id',
     {
       schema: {
         tags,
         summary: "Change a key's limits; fields not sent stay, null removes one",
         params: idParam,
-        body: { type: 'object', additionalProperties: false, properties: limitsBodyProperties },
-        response: { 200: keySchema, 400: errorSchema, 404: errorSchema, ...authErrors },
+        body: { type: 'object', additionalProperties: false, properties: { limits: keyLimitsInput, ...limitsBodyProperties } },
+        response: { 200: ref('Key'), 400: errorSchema, 404: errorSchema, ...authErrors },
       },
     },
     async (request) => {
-      const patch = limitsPatchFrom(request.body ?? {});
+      const { limits: nested, ...flat } = request.body ?? {};
+      const patch = limitsPatchFrom(flattenLimits(nested, flat));
+      if (patch.models) {
+        const key = await deps.store.keys.findById(request.params.id);
+        const owner = key && (await deps.store.users.findById(key.userId));
+        if (owner) checkUsableModels(patch.models, owner.limits, servedModelIds(deps.router));
+      }
       const updated = await deps.store.keys.updateLimits(request.params.id, patch);
       if (!updated) throw keyNotFound(request.params.id);
       revokeEverywhere(deps, { kind: 'key', id: updated.id });

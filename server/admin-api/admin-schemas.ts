@@ -73,7 +73,7 @@ export const createdKeySchema = {
 export const usageRowSchema = {
   type: 'object',
   properties: {
-    hour: { type: 'string' },
+    period: { type: 'string', description: 'The bucket: an hour (2026-11-01T08:00Z) or, with by=day, a day (2026-11-01)' },
     user: { type: 'string' },
     userId: { type: 'string' },
     keyId: { type: 'string', description: 'Empty for the web apps' },
@@ -104,3 +104,42 @@ export const userLimitsBodyProperties = (() => {
 
 /** Every authenticated route answers these too. */
 export const authErrors = { 401: { description: 'Missing, unknown or revoked operator token', ...errorSchema } } as const;
+
+/**
+ * The named schemas of the OpenAPI document (components.schemas), shared by the routes through
+ * `{ $ref: 'Name#' }`: one shape per resource, in answers and, for limits, in requests too.
+ */
+export const NAMED_SCHEMAS = {
+  UserLimits: userLimitsSchema,
+  KeyLimits: keyLimitsSchema,
+  User: { ...userSchema, properties: { ...userSchema.properties, limits: { $ref: 'UserLimits#' } } },
+  Key: { ...keySchema, properties: { ...keySchema.properties, limits: { $ref: 'KeyLimits#' } } },
+  CreatedKey: { ...createdKeySchema, properties: { ...createdKeySchema.properties, limits: { $ref: 'KeyLimits#' } } },
+  AuditEntry: auditEntrySchema,
+  UsageRow: usageRowSchema,
+  Error: errorSchema,
+} as const;
+
+export const ref = (name: keyof typeof NAMED_SCHEMAS) => ({ $ref: `${name}#` }) as const;
+
+/**
+ * Limits as answers show them (`limits: {expiresAt, models, rateLimit, budgets: {tokensDay, …}}`),
+ * accepted in requests as well; the flat fields (`budgetTokensDay`, …) stay accepted.
+ */
+const nestedBudgets = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { tokensDay: nullableInteger, tokensMonth: nullableInteger, requestsDay: nullableInteger, requestsMonth: nullableInteger },
+} as const;
+export const keyLimitsInput = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'The same shape as `limits` in answers; fields not sent stay, null removes one',
+  properties: { expiresAt: { type: ['string', 'null'] }, models, rateLimit: nullableInteger, budgets: nestedBudgets },
+} as const;
+export const userLimitsInput = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'The same shape as `limits` in answers; fields not sent stay, null removes one',
+  properties: { models, budgets: nestedBudgets },
+} as const;

@@ -4,7 +4,7 @@ import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import type { UsageRow } from '../store/usage-repo.ts';
 import { hourBucket } from '../usage/usage-meter.ts';
-import { authErrors, errorSchema, usageRowSchema } from './admin-schemas.ts';
+import { authErrors, errorSchema, ref } from './admin-schemas.ts';
 
 interface UsageFilters {
   user?: string;
@@ -55,10 +55,10 @@ export function registerAdminUsageRoutes(app: FastifyInstance, deps: GatewayDeps
             model: { type: 'string', description: 'Public model name' },
             since: { type: 'string', description: 'From this ISO date/time on (UTC hours)' },
             until: { type: 'string', description: 'Before this ISO date/time' },
-            by: { type: 'string', enum: ['hour', 'day'], default: 'hour' },
+            by: { type: 'string', enum: ['hour', 'day'], default: 'hour', description: 'The bucket of each row (its `period`)' },
           },
         },
-        response: { 200: { type: 'object', properties: { rows: { type: 'array', items: usageRowSchema } } }, 400: errorSchema, 404: errorSchema, ...authErrors },
+        response: { 200: { type: 'object', properties: { rows: { type: 'array', items: ref('UsageRow') } } }, 400: errorSchema, 404: errorSchema, ...authErrors },
       },
     },
     async (request) => {
@@ -72,7 +72,7 @@ export function registerAdminUsageRoutes(app: FastifyInstance, deps: GatewayDeps
       let rows = await deps.store.usage.rows({ userId, keyId: key, sinceHour: since === undefined ? undefined : hourOf(since, 'since') });
       rows = rows.filter((r) => (model === undefined || r.model === model) && (untilHour === undefined || r.hour < untilHour));
       if (by === 'day') rows = perDay(rows);
-      return { rows: rows.map((r) => ({ ...r, user: names.get(r.userId) ?? r.userId })) };
+      return { rows: rows.map(({ hour, ...r }) => ({ period: hour, ...r, user: names.get(r.userId) ?? r.userId })) };
     },
   );
 }

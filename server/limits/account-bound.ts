@@ -11,3 +11,26 @@ export function checkWithinAccount(limits: Pick<KeyLimits, 'models'>, account: U
   if (outside.length === 0) return;
   throw new LimitsInputError(`Your account may not use ${outside.join(', ')}: an operator limited it to ${allowed.join(', ')}. Choose among those.`);
 }
+
+/**
+ * A key's model list must leave it something to use: at least one model the gateway serves (when the
+ * caller knows them) and, when the owner's account has a list, at least one model of it. Otherwise the
+ * key would be created silently and answer 403 to everything; refused with the reason instead.
+ */
+export function checkUsableModels(models: readonly string[] | null | undefined, account: UserLimits, served?: readonly string[]): void {
+  if (!models) return;
+  if (served && served.length > 0 && !models.some((m) => served.includes(m))) {
+    throw new LimitsInputError(`This gateway serves none of ${models.join(', ')}, so the key could use nothing. Served models: ${served.join(', ')}.`);
+  }
+  const allowed = account.models;
+  if (allowed && !models.some((m) => allowed.includes(m))) {
+    throw new LimitsInputError(
+      `The key's models (${models.join(', ')}) and its owner's account (${allowed.join(', ')}) have none in common, so the key could use nothing. Choose among ${allowed.join(', ')}.`,
+    );
+  }
+}
+
+/** Every model id some provider serves (public names, as keys list them). */
+export function servedModelIds(router: { providers: ReadonlyArray<{ models: ReadonlyArray<{ id: string }> }> }): string[] {
+  return [...new Set(router.providers.flatMap((p) => p.models.map((m) => m.id)))];
+}

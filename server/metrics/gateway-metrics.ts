@@ -54,7 +54,7 @@ export class GatewayMetrics {
   constructor(sources: MetricsSources) {
     this.registry.registerMetric(this.duration.asMetric());
     this.registry.registerMetric(this.overhead.asMetric());
-    collectDefaultMetrics({ register: this.registry, prefix: 'gwctl_process_' });
+    collectDefaultMetrics({ register: this.registry, prefix: 'gwctl_' });
     new Gauge({ name: 'gwctl_usage_buffer_buckets', help: 'Usage aggregates waiting to be written to the database.', registers: [this.registry], collect() { this.set(sources.pendingUsageBuckets()); } });
     new Gauge({ name: 'gwctl_usage_flush_failures', help: 'Usage writes that failed (retried with the next flush) since start.', registers: [this.registry], collect() { this.set(sources.usageFlushFailures()); } });
     const requestLog = sources.requestLog;

@@ -56,9 +56,11 @@ function fieldOf(error: FastifyError): string | null {
   const first = error.validation?.[0];
   if (!first) return null;
   const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const missing = (first.params as { missingProperty?: string }).missingProperty;
-  return [path, missing].filter(Boolean).join('.') || null;
+  const { missingProperty, additionalProperty } = first.params as { missingProperty?: string; additionalProperty?: string };
+  return [path, missingProperty ?? additionalProperty].filter(Boolean).join('.') || null;
 }
+
+const PARTS: Record<string, string> = { body: 'request body', querystring: 'query string', params: 'URL path', headers: 'request headers' };
 
 /** A failure of the gateway itself, in words that tell the client what to do. */
 export function internalError(): GatewayError {
@@ -85,8 +87,11 @@ export function toGatewayError(error: FastifyError | Error, settings: GatewaySet
   const fe = error as FastifyError;
   if (fe.validation) {
     const field = fieldOf(fe);
-    const detail = fe.validation[0]?.message ?? 'is invalid';
-    return new GatewayError(400, 'invalid_request', `Invalid request body: ${field ? `\`${field}\` ${detail}` : detail}.`, { param: field });
+    const first = fe.validation[0];
+    const part = PARTS[fe.validationContext ?? 'body'] ?? 'request';
+    // An unknown property is named, not only "must NOT have additional properties".
+    const detail = first?.keyword === 'additionalProperties' ? 'is not a known property; remove it or check its spelling' : (first?.message ?? 'is invalid');
+    return new GatewayError(400, 'invalid_request', `Invalid ${part}: ${field ? `\`${field}\` ${detail}` : detail}.`, { param: field });
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -116,7 +121,17 @@ export function answerApiError<Reply extends ApiReply>(settings: GatewaySettings
   return sendApiError(request, reply, gatewayError);
 }
 
-export function registerApiErrorHandling(app: FastifyInstance, settings: GatewaySettings, notFound: (request: FastifyRequest) => GatewayError): void {
+export function registerApiErrorHandling(
+  app: FastifyInstance,
+  settings: GatewaySettings,
+  notFound: (request: FastifyRequest) => GatewayError,
+  /** An HTML page for unknown addresses a browser asks for (the text listener's web pages); undefined: the JSON error. */
+  page?: (request: FastifyRequest) => Promise<string | undefined>,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => answerApiError(settings, error, request, reply));
-  app.setNotFoundHandler((request, reply) => sendApiError(request, reply, notFound(request)));
+  app.setNotFoundHandler(async (request, reply) => {
+    const answer = page ? await page(request) : undefined;
+    if (answer) return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(answer);
+    return sendApiError(request, reply, notFound(request));
+  });
 }

@@ -12,6 +12,9 @@ export type AuditAction =
   | 'user.disable'
   | 'user.enable'
   | 'user.limits'
+  | 'user.delete'
+  | 'user.password'
+  | 'session.revoke'
   | 'token.create'
   | 'token.revoke';
 

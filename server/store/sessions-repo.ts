@@ -77,6 +77,24 @@ export class SessionsRepo {
     await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   }
 
+  /** The user's live sessions, newest first (ids are token hashes: never shown whole). */
+  async listForUser(userId: string, now = new Date()): Promise<Array<{ id: string; createdAt: string; expiresAt: string }>> {
+    const rows = await this.db
+      .selectFrom('sessions')
+      .select(['id', 'created_at', 'expires_at'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now.toISOString())
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map((r) => ({ id: r.id, createdAt: r.created_at, expiresAt: r.expires_at }));
+  }
+
+  /** Signs the user out everywhere except the session given; returns how many ended. */
+  async deleteOthers(userId: string, keepId: string): Promise<number> {
+    const result = await this.db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '!=', keepId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async deleteExpired(now = new Date()): Promise<void> {
     await this.db.deleteFrom('sessions').where('expires_at', '<=', now.toISOString()).execute();
   }

@@ -119,4 +119,39 @@ export class UsersRepo {
   async setPassword(id: string, password: string): Promise<void> {
     await this.db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', id).execute();
   }
+
+  /** True when the password is the user's (disabled or not). */
+  async checkPassword(id: string, password: string): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirst();
+    return row ? verifyPassword(password, row.password_hash) : false;
+  }
+
+  /** Operators that are not disabled (the guards keep at least one). */
+  async countActiveOperators(): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('is_admin', '=', 1)
+      .where('disabled', '=', 0)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Deletes the account: its keys, sessions, conversations and images go with it (foreign keys
+   * cascade), its usage rows stay under its id. Returns how many keys were revoked, or undefined
+   * for an unknown id. Instances cache keys, so the deletion travels like a disable.
+   */
+  async delete(id: string): Promise<{ keysRevoked: number } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const keys = await trx.selectFrom('api_keys').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', id).executeTakeFirst();
+      // Explicit deletes: a database opened without foreign-key enforcement must not keep live keys.
+      await trx.deleteFrom('api_keys').where('user_id', '=', id).execute();
+      await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+      const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return undefined;
+      await this.notifyRevocation?.(trx, { kind: 'user', id });
+      return { keysRevoked: Number(keys?.n ?? 0) };
+    });
+  }
 }

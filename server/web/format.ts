@@ -1,8 +1,10 @@
 // Small display helpers shared by the pages.
 
+import { formatTime } from '../../core/format-time.ts';
+
+/** A time on the pages: "2026-11-27 04:42 UTC" (the one format, core/format-time.ts). */
 export function shortTime(iso: string | null | undefined): string {
-  if (!iso) return 'never';
-  return iso.slice(0, 16).replace('T', ' ') + ' UTC';
+  return formatTime(iso);
 }
 
 export function formatCount(n: number): string {

@@ -9,7 +9,7 @@ export interface PageUser {
 
 export interface PageOptions {
   title: string;
-  active?: 'chat' | 'images' | 'keys' | 'usage' | 'admin';
+  active?: 'chat' | 'images' | 'keys' | 'usage' | 'admin' | 'admin-keys' | 'account';
   user?: PageUser;
   csrfToken?: string;
   body: SafeHtml;
@@ -31,11 +31,14 @@ const NAV: Array<[NonNullable<PageOptions['active']>, string, string]> = [
   ['keys', '/keys', 'API keys'],
   ['usage', '/usage', 'Usage'],
 ];
-const ADMIN_NAV: (typeof NAV)[number] = ['admin', '/admin', 'Users'];
+const ADMIN_NAV: Array<(typeof NAV)[number]> = [
+  ['admin', '/admin', 'Users'],
+  ['admin-keys', '/admin/keys', 'All keys'],
+];
 
 function header(page: PageOptions): SafeHtml {
   if (!page.user) return html`<header class="top"><a class="brand" href="/login"><img src="/assets/favicon.svg" alt="" width="22" height="22">gwctl</a></header>`;
-  const entries = page.user.isAdmin ? [...NAV, ADMIN_NAV] : NAV;
+  const entries = page.user.isAdmin ? [...NAV, ...ADMIN_NAV] : NAV;
   const links = entries.map(([id, href, label]) =>
     id === page.active ? html`<a href="${href}" aria-current="page">${label}</a>` : html`<a href="${href}">${label}</a>`,
   );
@@ -46,7 +49,7 @@ function header(page: PageOptions): SafeHtml {
       <nav aria-label="Main">${links}</nav>
       <form method="post" action="/logout" class="logout">
         <input type="hidden" name="_csrf" value="${page.csrfToken ?? ''}">
-        <span class="who">${page.user.username}</span>
+        <a class="who" href="/account" title="Your account: password and sessions" ${page.active === 'account' ? html`aria-current="page"` : ''}>${page.user.username}</a>
         <button type="submit" class="link">Log out</button>
       </form>
     </div>

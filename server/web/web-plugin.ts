@@ -6,6 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { registerChatApi } from './api/chat-api.ts';
 import { registerConversationsApi } from './api/conversations-api.ts';
@@ -14,6 +15,7 @@ import { registerKeysApi } from './api/keys-api.ts';
 import { registerModelsApi } from './api/models-api.ts';
 import { html } from './html.ts';
 import { layout } from './layout.ts';
+import { registerAccountPage } from './pages/account-page.ts';
 import { registerAdminPages } from './pages/admin.ts';
 import { registerChatPage } from './pages/chat-page.ts';
 import { registerImagesPage } from './pages/images-page.ts';
@@ -47,6 +49,7 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
     });
 
     web.setErrorHandler((error: FastifyError, request, reply) => {
+      // The API hooks that run first refuse with a GatewayError (its status, e.g. 400 for a missing Host header).
       const status = webErrorStatus(error);
       if (status === 500) request.log.error({ err: error }, 'web request failed');
       const headers = (error as { options?: { headers?: Record<string, string> } }).options?.headers;
@@ -57,6 +60,7 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
           : error.validation
             ? `Check the form: ${error.validation[0]?.instancePath.replace(/^\//, '') || 'input'} ${error.validation[0]?.message ?? 'is invalid'}.`
             : error.message;
+      if (error instanceof GatewayError) for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
       if (request.url.startsWith('/web/api/')) return reply.code(status).send({ error: { message } });
       return reply
         .code(status)
@@ -78,6 +82,7 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
     registerChatPage(web, deps);
     registerImagesPage(web, deps);
     registerAdminPages(web, deps);
+    registerAccountPage(web, deps);
     registerKeysApi(web, deps);
     registerModelsApi(web, deps);
     registerConversationsApi(web, deps);

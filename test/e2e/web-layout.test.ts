@@ -3,6 +3,9 @@
 // than a 360 px screen, titles, the active link marked, every control labelled, readable contrast,
 // a visible focus ring along a tab order that starts with the skip link and reaches each page's
 // main controls, the phone menu by keyboard and without scripts, and the chat's input on screen.
+// Tables: no value wraps inside its cell (ids, keys, names, times), rows stay short, no cell's content
+// spills out of it, every action button is whole and on screen, and a table wider than its card says
+// that it scrolls.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -42,7 +45,75 @@ const PAGES: PageCase[] = [
   { name: 'admin', path: () => '/admin', title: /^Users · gwctl$/, current: 'Users', control: 'form[action="/admin/users"] input[name="username"]' },
   { name: 'key-limits', path: () => `/keys/${keyId}/limits`, title: /^Key limits · gwctl$/, current: 'API keys', control: 'main input[name="models"]' },
   { name: 'user-limits', path: () => `/admin/users/${adminId}/limits`, title: /^User limits · gwctl$/, current: 'Users', control: 'main input[name="models"]' },
+  { name: 'admin-keys', path: () => '/admin/keys', title: /^All keys · gwctl$/, current: 'All keys', control: '#key-search input[name="q"]' },
+  { name: 'user-usage', path: () => `/admin/users/${adminId}/usage`, title: /^Usage of admin · gwctl$/, current: 'Users', control: 'main a.chip' },
+  { name: 'account', path: () => '/account', title: /^Your account · gwctl$/, control: '#password-form input[name="current"]' },
 ];
+
+/** The tallest a table row may be: a few lines of limits, never a value wrapped letter by letter. */
+const MAX_ROW_HEIGHT = 110;
+
+/**
+ * What is wrong with the tables of the page: values wrapped inside a cell (outside .wrap/limits
+ * cells), rows taller than the bound, content spilling out of its cell, buttons cut or off screen,
+ * and tables wider than their card without the scroll sign. Plain JavaScript, as CONTRAST_SCRIPT.
+ */
+const TABLES_SCRIPT = `(maxRow) => {
+  const problems = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+  // Lines of text in a node: a text box that starts below the bottom of the current line opens a new one
+  // (buttons and code on one line have different tops but overlap vertically).
+  const lines = (node) => {
+    const rects = [];
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      if (!text.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      for (const rect of range.getClientRects()) if (rect.width > 0) rects.push(rect);
+    }
+    rects.sort((a, b) => a.top - b.top);
+    let count = 0;
+    let bottom = -Infinity;
+    for (const rect of rects) {
+      if (rect.top >= bottom - 1) { count += 1; bottom = rect.bottom; } else bottom = Math.max(bottom, rect.bottom);
+    }
+    return count;
+  };
+  for (const wrap of document.querySelectorAll('.table-wrap')) {
+    if (wrap.getClientRects().length === 0 || wrap.closest('details:not([open])')) continue;
+    const table = wrap.querySelector('table');
+    if (!table || table.getClientRects().length === 0) continue;
+    const where = table.id ? '#' + table.id : (wrap.closest('section') && wrap.closest('section').querySelector('h2') ? wrap.closest('section').querySelector('h2').textContent : 'table');
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    if (scrolls) {
+      const hint = wrap.previousElementSibling;
+      if (!wrap.classList.contains('scrolls') || !hint || !hint.classList.contains('scroll-hint') || hint.getClientRects().length === 0) problems.push(where + ': scrolls sideways without the scroll sign');
+    }
+    const box = wrap.getBoundingClientRect();
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const height = row.getBoundingClientRect().height;
+      if (height > maxRow) problems.push(where + ': a row is ' + Math.round(height) + 'px tall');
+      for (const cell of row.cells) {
+        const prose = cell.matches('.wrap, .limits-cell, .spark-cell, .actions-cell');
+        if (!prose && lines(cell) > 1) problems.push(where + ': "' + cell.textContent.trim().slice(0, 40) + '" wraps inside its cell');
+        if (cell.scrollWidth > cell.clientWidth + 1) problems.push(where + ': "' + cell.textContent.trim().slice(0, 40) + '" spills out of its cell');
+      }
+    }
+    for (const control of table.querySelectorAll('button, a.button, summary')) {
+      if (control.getClientRects().length === 0) continue;
+      const r = control.getBoundingClientRect();
+      if (lines(control) > 1) problems.push(where + ': the button "' + control.textContent.trim() + '" wraps');
+      if (control.scrollWidth > control.clientWidth + 1) problems.push(where + ': ' + name(control) + ' "' + control.textContent.trim() + '" is cut');
+      if (control.closest('.actions-cell') && (r.left < box.left - 1 || r.right > box.right + 1 || r.right > window.innerWidth)) problems.push(where + ': the action "' + control.textContent.trim() + '" is off screen (' + Math.round(r.left) + '-' + Math.round(r.right) + ' of ' + Math.round(box.left) + '-' + Math.round(box.right) + ')');
+    }
+  }
+  return problems;
+}`;
+
+async function tableProblems(page: Page): Promise<string[]> {
+  return page.evaluate(`(${TABLES_SCRIPT})(${MAX_ROW_HEIGHT})`);
+}
 
 before(async () => {
   gateway = await GatewayProcess.start({ adminPassword: ADMIN_PASSWORD });
@@ -56,6 +127,9 @@ before(async () => {
   });
   assert.equal(chat.status, 200);
   await chat.arrayBuffer();
+  // A second person with a long name and a key: the users table, all keys and the audit list fill up.
+  await gateway.adminJson(['user', 'add', 'maria.fernanda.long-surname@example-company.example']);
+  await gateway.createKey('maria.fernanda.long-surname@example-company.example', 'ci-runner-for-the-monorepo-nightly-builds');
   const users = await gateway.adminJson<Array<{ id: string; username: string }>>(['user', 'list']);
   adminId = users.find((u) => u.username === 'admin')!.id;
   browser = await launchBrowser();
@@ -200,6 +274,7 @@ for (const viewport of VIEWPORTS) {
           const { overflow, widest } = await horizontalOverflow(page);
           assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen (${widest})`);
           assert.deepEqual(await unlabelled(page), [], 'every control has a label');
+          assert.deepEqual(await tableProblems(page), [], 'tables read well');
           for (const [selector, ratio] of await contrasts(page, ['main h1', 'main p', 'main .muted', 'main label', 'main button.primary', 'main a', 'main th', 'main td', '.top nav a', '.top nav a[aria-current]'])) {
             assert.ok(ratio >= 4.5, `contrast of ${selector} is ${ratio}:1`);
           }

@@ -89,11 +89,11 @@ describe('operator API', () => {
       const res = await gateway.text.inject({ method: 'POST', url: '/v1/chat/completions', headers: bearer(key), payload: { model: 'demo-chat', messages: [{ role: 'user', content: 'hi' }] } });
       assert.equal(res.statusCode, 200);
     }
-    const rows = (await call('GET', '/admin/api/v1/usage?user=alice&model=demo-chat&by=day')).json().rows as Array<{ user: string; model: string; requests: number; hour: string }>;
+    const rows = (await call('GET', '/admin/api/v1/usage?user=alice&model=demo-chat&by=day')).json().rows as Array<{ user: string; model: string; requests: number; period: string }>;
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.requests, 2);
     assert.equal(rows[0]!.user, 'alice');
-    assert.match(rows[0]!.hour, /^\d{4}-\d{2}-\d{2}$/);
+    assert.match(rows[0]!.period, /^\d{4}-\d{2}-\d{2}$/);
     assert.deepEqual((await call('GET', '/admin/api/v1/usage?user=alice&model=other')).json().rows, []);
     assert.deepEqual((await call('GET', '/admin/api/v1/usage?until=2000-01-01')).json().rows, []);
     assert.equal((await call('GET', '/admin/api/v1/usage?since=yesterday')).statusCode, 400);
@@ -108,6 +108,7 @@ describe('operator API', () => {
     const routes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     assert.deepEqual(routes.sort(), [
       'DELETE /admin/api/v1/keys/{id}',
+      'DELETE /admin/api/v1/users/{name}',
       'GET /admin/api/v1/audit',
       'GET /admin/api/v1/keys',
       'GET /admin/api/v1/usage',
@@ -118,6 +119,7 @@ describe('operator API', () => {
       'POST /admin/api/v1/users',
       'POST /admin/api/v1/users/{name}/disable',
       'POST /admin/api/v1/users/{name}/enable',
+      'POST /admin/api/v1/users/{name}/password',
     ]);
     const audit = await gateway.text.inject({ url: '/admin/api/v1/audit?action=key.delete', headers: { authorization: `Bearer ${token}` } });
     assert.equal(audit.statusCode, 200);

@@ -53,4 +53,11 @@ describe('gateway metrics counted outside prom-client', () => {
     assert.deepEqual(second, family(await reference.metrics(), 'gwctl_requests_total'));
     assert.ok(second.includes('gwctl_requests_total{route="/v1/chat/completions",status="200",model="m1",provider="p1"} 3'));
   });
+
+  it('process metrics carry the gwctl_ prefix once (gwctl_process_…, gwctl_nodejs_…), never gwctl_process_process_', async () => {
+    const text = await gatewayMetrics().registry.metrics();
+    assert.match(text, /^gwctl_process_cpu_user_seconds_total /m);
+    assert.match(text, /^gwctl_nodejs_eventloop_lag_p99_seconds /m);
+    assert.doesNotMatch(text, /gwctl_process_process_|gwctl_process_nodejs_/);
+  });
 });

@@ -4,6 +4,7 @@ import type { CommandModule } from 'yargs';
 import { EXIT, type CliContext } from '../../cli-context.ts';
 import { formatTable, toJson } from '../../output/format-table.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
+import { formatTime } from '../../../core/format-time.ts';
 
 interface Args extends StoreArgs {
   limit: number;
@@ -23,7 +24,7 @@ export function auditCommand(ctx: CliContext): CommandModule<object, Args> {
     handler: async (args) => {
       const entries = await withStore(args, ctx.env, (store) => store.audit.list({ limit: Math.max(1, Math.floor(args.limit)), action: args.action }));
       if (args.json) ctx.stdout(toJson(entries));
-      else ctx.stdout(formatTable(['WHEN', 'WHO', 'FROM', 'ACTION', 'ON', 'DETAILS'], entries.map((e) => [e.at, e.actor, e.address, e.action, e.target, e.details ? JSON.stringify(e.details) : ''])));
+      else ctx.stdout(formatTable(['WHEN', 'WHO', 'FROM', 'ACTION', 'ON', 'DETAILS'], entries.map((e) => [formatTime(e.at, { seconds: true }), e.actor, e.address, e.action, e.target, e.details ? JSON.stringify(e.details) : ''])));
       ctx.finish(EXIT.ok);
     },
   };

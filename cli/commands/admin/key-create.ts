@@ -4,6 +4,7 @@ import type { CommandModule } from 'yargs';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
+import { printSecret } from '../../output/print-secret.ts';
 import { describeLimits, limitFieldsOf, withLimitOptions, type LimitArgs } from './limit-options.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
@@ -29,7 +30,11 @@ export function keyCreateCommand(ctx: CliContext): CommandModule<object, Args> {
         try {
           const { applyPatch, NO_LIMITS } = await import('../../../server/limits/key-limits.ts');
           const { limitsPatchFrom } = await import('../../../server/limits/limits-input.ts');
-          const created = await store.keys.create(user.id, args.name, applyPatch(NO_LIMITS, limitsPatchFrom(limitFieldsOf(args))));
+          const { checkUsableModels } = await import('../../../server/limits/account-bound.ts');
+          const limits = applyPatch(NO_LIMITS, limitsPatchFrom(limitFieldsOf(args)));
+          // The served models are the running gateway's; here only the owner's list can be checked.
+          checkUsableModels(limits.models, user.limits);
+          const created = await store.keys.create(user.id, args.name, limits);
           await store.audit.record({ ...cliActor(), action: 'key.create', target: `key:${created.id} ${created.hint}`, details: { user: user.username, name: created.name, limits: created.limits } });
           return created;
         } catch (error) {
@@ -40,9 +45,12 @@ export function keyCreateCommand(ctx: CliContext): CommandModule<object, Args> {
       if (args.json) {
         ctx.stdout(toJson({ id: created.id, name: created.name, key: created.key, hint: created.hint, createdAt: created.createdAt, limits: created.limits }));
       } else {
-        ctx.stdout(`Created key ${created.id}${created.name ? ` "${created.name}"` : ''} for ${args.user} (${describeLimits(created.limits)}).\n`);
-        ctx.stdout(`${created.key}\n`);
-        ctx.stderr('This is the only time the full key is shown. If it is lost, delete the key and create a new one.\n');
+        printSecret(
+          ctx,
+          `Created key ${created.id}${created.name ? ` "${created.name}"` : ''} for ${args.user} (${describeLimits(created.limits)}).`,
+          created.key,
+          'This is the only time the full key is shown. If it is lost, delete the key and create a new one.',
+        );
       }
       ctx.finish(EXIT.ok);
     },

@@ -4,6 +4,7 @@ import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { formatTable, toJson } from '../../output/format-table.ts';
 import { describeLimits } from './limit-options.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
+import { formatTime } from '../../../core/format-time.ts';
 
 interface Args extends StoreArgs {
   user?: string;
@@ -32,7 +33,7 @@ export function keyListCommand(ctx: CliContext): CommandModule<object, Args> {
         return keys.map((k) => ({ id: k.id, user: users.get(k.userId) ?? k.userId, name: k.name, hint: k.hint, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, limits: k.limits }));
       });
       if (args.json) ctx.stdout(toJson(rows));
-      else ctx.stdout(formatTable(['ID', 'USER', 'NAME', 'KEY', 'CREATED', 'LAST USED', 'LIMITS'], rows.map((r) => [r.id, r.user, r.name, r.hint, r.createdAt, r.lastUsedAt, describeLimits(r.limits)])));
+      else ctx.stdout(formatTable(['ID', 'USER', 'NAME', 'KEY', 'CREATED', 'LAST USED', 'LIMITS'], rows.map((r) => [r.id, r.user, r.name, r.hint, formatTime(r.createdAt), formatTime(r.lastUsedAt), describeLimits(r.limits)])));
       ctx.finish(EXIT.ok);
     },
   };

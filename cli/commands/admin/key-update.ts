@@ -29,6 +29,13 @@ export function keyUpdateCommand(ctx: CliContext): CommandModule<object, Args> {
         const { limitsPatchFrom } = await import('../../../server/limits/limits-input.ts');
         try {
           const patch = limitsPatchFrom(fields);
+          if (patch.models) {
+            const { checkUsableModels } = await import('../../../server/limits/account-bound.ts');
+            const key = await store.keys.findById(args.id);
+            const owner = key && (await store.users.findById(key.userId));
+            // The served models are the running gateway's; here only the owner's list can be checked.
+            if (owner) checkUsableModels(patch.models, owner.limits);
+          }
           const updated = await store.keys.updateLimits(args.id, patch);
           if (updated) await store.audit.record({ ...cliActor(), action: 'key.update', target: `key:${updated.id} ${updated.hint}`, details: { changed: patch } });
           return updated;

@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { EXIT, type CliContext } from '../../cli-context.ts';
 import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
+import { printSecret } from '../../output/print-secret.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
 interface Args extends StoreArgs {
@@ -26,8 +27,12 @@ export function tokenCreateCommand(ctx: CliContext): CommandModule<object, Args>
       });
       if (args.json) ctx.stdout(toJson(created));
       else {
-        ctx.stdout(`Created operator token ${created.id}${created.name ? ` "${created.name}"` : ''}.\n${created.token}\n`);
-        ctx.stderr('This is the only time the token is shown. Send it as "Authorization: Bearer <token>" to /admin/api/v1; revoke it with `gwctl admin token revoke <id>`.\n');
+        printSecret(
+          ctx,
+          `Created operator token ${created.id}${created.name ? ` "${created.name}"` : ''}.`,
+          created.token,
+          'This is the only time the token is shown. Send it as "Authorization: Bearer <token>" to /admin/api/v1; revoke it with `gwctl admin token revoke <id>`.',
+        );
       }
       ctx.finish(EXIT.ok);
     },

@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { EXIT, type CliContext } from '../../cli-context.ts';
 import { formatTable, toJson } from '../../output/format-table.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
+import { formatTime } from '../../../core/format-time.ts';
 
 interface Args extends StoreArgs {
   json: boolean;
@@ -16,7 +17,7 @@ export function tokenListCommand(ctx: CliContext): CommandModule<object, Args> {
     handler: async (args) => {
       const tokens = await withStore(args, ctx.env, (store) => store.operatorTokens.list());
       if (args.json) ctx.stdout(toJson(tokens));
-      else ctx.stdout(formatTable(['ID', 'NAME', 'TOKEN', 'CREATED', 'LAST USED'], tokens.map((t) => [t.id, t.name, t.hint, t.createdAt, t.lastUsedAt])));
+      else ctx.stdout(formatTable(['ID', 'NAME', 'TOKEN', 'CREATED', 'LAST USED'], tokens.map((t) => [t.id, t.name, t.hint, formatTime(t.createdAt), formatTime(t.lastUsedAt)])));
       ctx.finish(EXIT.ok);
     },
   };

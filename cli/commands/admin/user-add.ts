@@ -6,6 +6,7 @@ import { UserExistsError } from '../../../server/store/users-repo.ts';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { cliActor } from './cli-actor.ts';
 import { toJson } from '../../output/format-table.ts';
+import { printSecret } from '../../output/print-secret.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
 
 interface Args extends StoreArgs {
@@ -47,8 +48,9 @@ export function userAddCommand(ctx: CliContext): CommandModule<object, Args> {
       if (args.json) {
         ctx.stdout(toJson({ id: user.id, username: user.username, isAdmin: user.isAdmin, createdAt: user.createdAt, ...(generated ? { password: generated } : {}) }));
       } else {
-        ctx.stdout(`Created user "${user.username}"${user.isAdmin ? ' (operator)' : ''} with id ${user.id}.\n`);
-        if (generated) ctx.stdout(`Password (shown once, store it now): ${generated}\n`);
+        const summary = `Created user "${user.username}"${user.isAdmin ? ' (operator)' : ''} with id ${user.id}.`;
+        if (generated) printSecret(ctx, `${summary} Password (shown once, store it now):`, generated, `Change it with \`gwctl admin user passwd ${user.username}\` or on the site's Account page.`);
+        else ctx.stdout(`${summary}\n`);
       }
       ctx.finish(EXIT.ok);
     },

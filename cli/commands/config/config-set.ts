@@ -29,6 +29,14 @@ export function configSetCommand(ctx: CliContext): CommandModule<object, Args> {
       const stored = settingsOptions.guard(() => storeSetting(ctx.env, args.key, String(args.value)));
       if (args.json) ctx.stdout(toJson({ key: stored.key, value: stored.value, file: stored.file }));
       else ctx.stdout(`${stored.key} = ${settingValueText(stored.value!)}  (saved to ${stored.file})\n`);
+      if ((args.key === 'baseUrl' || args.key === 'imageBaseUrl') && typeof stored.value === 'string' && /\/v1\/?$/.test(stored.value)) {
+        const root = stored.value.replace(/(\/v1)+\/?$/, '');
+        ctx.stderr(
+          `gwctl: warning: ${args.key} ends with /v1. gwctl stores the service address without it and adds /v1 where a client needs it:\n` +
+            `  chat-completions and image clients use ${root}/v1; messages-protocol clients use ${root} (they append /v1/messages).\n` +
+            `  Store the address alone to keep this clear: gwctl config set ${args.key} ${root}\n`,
+        );
+      }
       if (stored.overriddenBy) ctx.stderr(`gwctl: note: ${stored.overriddenBy} is set in this environment and overrides the file.\n`);
       ctx.finish(EXIT.ok);
     },

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
 import { KEY_NAME_MAX_LENGTH, type ApiKeyRecord } from '../../store/keys-repo.ts';
-import { checkWithinAccount } from '../../limits/account-bound.ts';
+import { checkUsableModels, checkWithinAccount, servedModelIds } from '../../limits/account-bound.ts';
 import { applyPatch, NO_LIMITS } from '../../limits/key-limits.ts';
 import { LIMITS_SCHEMA_PROPERTIES, limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
 import { standings } from '../../limits/quota-guard.ts';
@@ -58,6 +58,7 @@ export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
       const limits = applyPatch(NO_LIMITS, limitsPatchFrom(request.body ?? {}, now()));
       checkWithinAccount(limits, request.webUser!.limits);
       await checkRoomForKey(deps, request.webUser!.id);
+      checkUsableModels(limits.models, request.webUser!.limits, servedModelIds(deps.router));
       const created = await deps.store.keys.create(request.webUser!.id, request.body?.name ?? null, limits);
       await deps.store.audit.record({ ...webActor(request), action: 'key.create', target: keyTarget(created), details: { name: created.name, limits } });
       return reply.code(201).header('cache-control', 'no-store').send(created);
@@ -70,7 +71,10 @@ export function registerKeysApi(app: FastifyInstance, deps: GatewayDeps): void {
     { onRequest, preHandler: checkCsrf, schema: { body: { type: 'object', properties: LIMITS_SCHEMA_PROPERTIES, additionalProperties: false } } },
     async (request, reply) => {
       const patch = limitsPatchFrom(request.body, now());
-      if (patch.models !== undefined) checkWithinAccount({ models: patch.models }, request.webUser!.limits);
+      if (patch.models !== undefined) {
+        checkWithinAccount({ models: patch.models }, request.webUser!.limits);
+        checkUsableModels(patch.models, request.webUser!.limits, servedModelIds(deps.router));
+      }
       const updated = await deps.store.keys.updateLimits(request.params.id, patch, request.webUser!.id);
       if (!updated) return reply.code(404).send({ error: { message: 'No such key among yours.' } });
       revokeEverywhere(deps, { kind: 'key', id: updated.id });

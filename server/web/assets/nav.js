@@ -17,3 +17,32 @@ document.addEventListener('DOMContentLoaded', () => {
     button.focus();
   });
 });
+
+// Tables wider than their card: mark them (shadows, sticky actions in app.css), make them reachable by
+// keyboard to scroll, and say so above them. Rechecked when the window changes size.
+function markScrollingTables() {
+  for (const wrap of document.querySelectorAll('.table-wrap')) {
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.classList.toggle('scrolls', scrolls);
+    let hint = wrap.previousElementSibling;
+    if (!hint || !hint.classList.contains('scroll-hint')) hint = null;
+    if (scrolls) {
+      wrap.setAttribute('tabindex', '0');
+      wrap.setAttribute('role', 'region');
+      wrap.setAttribute('aria-label', 'Table (scrolls sideways)');
+      if (!hint) {
+        hint = document.createElement('p');
+        hint.className = 'scroll-hint muted';
+        hint.textContent = 'The table is wider than the screen: scroll it sideways →';
+        wrap.before(hint);
+      }
+    } else {
+      wrap.removeAttribute('tabindex');
+      wrap.removeAttribute('role');
+      wrap.removeAttribute('aria-label');
+      hint?.remove();
+    }
+  }
+}
+document.addEventListener('DOMContentLoaded', markScrollingTables);
+window.addEventListener('resize', markScrollingTables);

@@ -3,6 +3,7 @@
 import { api, errorMessage } from './api.ts';
 import { copyFromButton } from './copy-text.ts';
 import { element } from './dom.ts';
+import { formatTime } from '../../../core/format-time.ts';
 
 interface KeyLimits {
   expiresAt: string | null;
@@ -31,7 +32,7 @@ function wireCopyButtons(root: ParentNode = document): void {
   }
 }
 
-const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+const utcMinute = (iso: string) => formatTime(iso);
 
 function limitsText(limits: KeyLimits): string {
   const parts: string[] = [];
@@ -48,7 +49,7 @@ function addRow(key: CreatedKey): void {
   const table = document.getElementById('keys-table') as HTMLTableElement;
   table.classList.remove('hidden');
   const row = element('tr', { 'data-key-id': key.id }, [
-    element('td', { text: key.name ? key.name : '(no name)' }),
+    element('td', {}, [element('span', { class: 'clip', tabindex: '0', title: key.name ?? '', text: key.name ? key.name : '(no name)' })]),
     element('td', {}, [element('code', { text: key.hint })]),
     element('td', { text: utcMinute(key.createdAt) }),
     element('td', { class: 'last-used', text: 'never' }),
@@ -56,7 +57,7 @@ function addRow(key: CreatedKey): void {
     element('td', { class: 'num', text: '0' }),
     element('td', { class: 'num', text: '0' }),
     element('td', { class: 'limits-cell', text: limitsText(key.limits) }),
-    element('td', {}, [
+    element('td', { class: 'actions-cell' }, [
       element('a', { class: 'button small', href: `/keys/${key.id}/limits`, text: 'Limits' }),
       ' ',
       element('a', { class: 'button danger small', href: `/keys/${key.id}/delete`, text: 'Delete' }),
@@ -71,6 +72,7 @@ function createdPanel(key: CreatedKey): HTMLElement {
     element('p', {}, [element('strong', { text: 'Copy it now. It cannot be shown again.' }), ' If you lose it, delete the key and create a new one.']),
     element('div', { class: 'copy-row' }, [element('code', { id: 'new-key-value', text: key.key }), element('button', { type: 'button', class: 'primary', 'data-copy': '#new-key-value', text: 'Copy' })]),
     element('p', { class: 'muted', text: 'Keep it in a password manager or a local-only config file. Never paste it into chats, screenshots, issues or repositories.' }),
+    element('p', {}, ['Base URLs and copyable examples for each kind of client: ', element('a', { href: '#connect', text: 'Connect a client' }), ' (put this key where they say <API_KEY>).']),
   ]);
 }
 

@@ -1,4 +1,6 @@
-// /admin (shown as "Users"): operators create and disable users, set their limits, and see usage across users (this month).
+// /admin (shown as "Users"): operators create users, disable, enable or delete them (with a
+// confirmation), set their passwords and limits, and see each user's requests per day and usage across
+// users (this month). Every user's keys are on /admin/keys.
 import { passwordProblem } from '../../auth/password-policy.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway-deps.ts';
@@ -9,11 +11,14 @@ import { layout } from '../layout.ts';
 import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { summarize } from '../usage-summary.ts';
 import { totalsTable } from './usage.ts';
-import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 import { userTarget, webActor } from '../../audit/audit-targets.ts';
 import { auditSection } from './audit-section.ts';
 import { standings } from '../../limits/quota-guard.ts';
 import { registerAdminUserLimits } from './admin-user-limits.ts';
+import { doneNotice, registerAdminUserActions } from './admin-user-actions.ts';
+import { registerAdminKeysPage } from './admin-keys-page.ts';
+import { registerAdminUserUsage } from './admin-user-usage.ts';
+import { sparkDays, sparkline, SPARK_DAYS } from '../sparkline.ts';
 import { limitsSummary } from './key-limits-view.ts';
 
 export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): void {
@@ -30,9 +35,19 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
     await deps.usage.flush().catch(() => undefined);
     const users = await deps.store.users.list();
     const names = new Map(users.map((u) => [u.id, u.username]));
-    const summary = summarize(await deps.store.usage.rows({ sinceHour: monthStartHour() }), []);
-    const csrf = request.webSession!.csrfToken;
     const now = (deps.now ?? Date.now)();
+    const monthStart = monthStartHour(new Date(now));
+    const sparkStart = `${new Date(now - (SPARK_DAYS - 1) * 86_400_000).toISOString().slice(0, 10)}T00:00Z`;
+    const rows = await deps.store.usage.rows({ sinceHour: monthStart < sparkStart ? monthStart : sparkStart });
+    const summary = summarize(rows.filter((r) => r.hour >= monthStart), []);
+    const daily = new Map<string, Map<string, number>>();
+    for (const r of rows) {
+      if (r.hour < sparkStart) continue;
+      const days = daily.get(r.userId) ?? new Map<string, number>();
+      days.set(r.hour.slice(0, 10), (days.get(r.hour.slice(0, 10)) ?? 0) + r.requests);
+      daily.set(r.userId, days);
+    }
+    const csrf = request.webSession!.csrfToken;
     const budgetStatus = new Map(await Promise.all(users.map(async (u) => [u.id, await standings(deps.budgets, { subject: `user:${u.id}`, budgets: u.limits.budgets }, now)] as const)));
     const body = html`
       <div class="page-head"><h1>Users</h1></div>
@@ -49,27 +64,35 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
       </section>
       <section class="card">
         <h2>All users</h2>
-        <div class="table-wrap"><table>
-          <thead><tr><th>Name</th><th>Role</th><th>State</th><th>Created</th><th>Limits (all keys)</th><th></th></tr></thead>
+        <div class="table-wrap"><table id="users-table">
+          <thead><tr><th>Name</th><th>Role</th><th>State</th><th>Created</th><th>Requests, last 14 days</th><th>Limits (all keys)</th><th>Actions</th></tr></thead>
           <tbody>${users.map(
-            (u) => html`<tr><td>${u.username}</td><td>${u.isAdmin ? 'operator' : 'user'}</td><td>${u.disabled ? 'disabled' : 'active'}</td><td>${shortTime(u.createdAt)}</td>
-              <td class="limits-cell">${limitsSummary(u.limits, budgetStatus.get(u.id) ?? [], now)} <a class="button small" href="/admin/users/${u.id}/limits">Limits</a></td>
-              <td>${
-                u.id === request.webUser!.id
-                  ? html`<span class="muted">you</span>`
-                  : html`<form method="post" action="/admin/users/${u.id}/${u.disabled ? 'enable' : 'disable'}"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="small ${u.disabled ? '' : 'danger'}">${u.disabled ? 'Enable' : 'Disable'}</button></form>`
-              }</td></tr>`,
+            (u) => html`<tr data-user="${u.username}"><td><a class="clip" href="/admin/keys?${new URLSearchParams({ q: u.username }).toString()}" title="${u.username}: their keys">${u.username}</a></td><td>${u.isAdmin ? 'operator' : 'user'}</td><td>${u.disabled ? 'disabled' : 'active'}</td><td>${shortTime(u.createdAt)}</td>
+              <td class="spark-cell"><a href="/admin/users/${u.id}/usage" title="Usage charts of ${u.username}">${sparkline(sparkDays(daily.get(u.id) ?? new Map(), now))}</a></td>
+              <td class="limits-cell">${limitsSummary(u.limits, budgetStatus.get(u.id) ?? [], now)}</td>
+              <td class="actions-cell"><details class="row-actions"><summary class="button small">Actions<span class="sr-only"> for ${u.username}</span></summary><div class="row-menu">
+                <a class="button small" href="/admin/users/${u.id}/usage">Usage charts</a><a class="button small" href="/admin/users/${u.id}/limits">Limits</a><a class="button small" href="/admin/users/${u.id}/password">Set password</a>${
+                  u.id === request.webUser!.id
+                    ? html`<span class="muted">(you: no disable or delete)</span>`
+                    : html`<a class="button small ${u.disabled ? '' : 'danger'}" href="/admin/users/${u.id}/${u.disabled ? 'enable' : 'disable'}">${u.disabled ? 'Enable' : 'Disable'}…</a><a class="button small danger" href="/admin/users/${u.id}/delete">Delete…</a>`
+                }</div></details></td></tr>`,
           )}</tbody>
         </table></div>
       </section>
-      <section class="card"><h2>Usage this month, per user</h2>${totalsTable('User', [...summary.perUser.entries()].map(([id, t]) => [names.get(id) ?? id, t]))}
+      <section class="card"><h2>Usage this month, per user</h2>${totalsTable('User', [...summary.perUser.entries()].map(([id, t]) => [names.get(id) ?? `deleted user ${id}`, t]))}
         <p class="muted">${formatCount(summary.total.requests)} requests in all.</p></section>
       ${auditSection(await deps.store.audit.list({ limit: 50 }))}`;
-    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Users', active: 'admin', user: request.webUser, csrfToken: csrf, body }));
+    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Users', active: 'admin', user: request.webUser, csrfToken: csrf, body, styles: ['/assets/keys.css'] }));
   }
 
-  app.get<{ Querystring: { limits?: string } }>('/admin', { onRequest }, (request, reply) => page(request, reply, request.query.limits ? { text: 'Limits saved: they apply to the next request of each of the user\'s keys.' } : undefined));
+  app.get<{ Querystring: { limits?: string; done?: string; name?: string; keys?: string } }>('/admin', { onRequest }, (request, reply) => {
+    const done = doneNotice(request.query);
+    return page(request, reply, request.query.limits ? { text: 'Limits saved: they apply to the next request of each of the user\'s keys.' } : done ? { text: done } : undefined);
+  });
   registerAdminUserLimits(app, deps, onRequest);
+  registerAdminUserActions(app, deps, onRequest);
+  registerAdminKeysPage(app, deps, onRequest);
+  registerAdminUserUsage(app, deps, onRequest);
 
   app.post<{ Body: { username?: string; password?: string; admin?: string } }>('/admin/users', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const { username = '', password = '', admin } = request.body ?? {};
@@ -83,18 +106,5 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
       throw error;
     }
     return page(request, reply, { text: `Created user “${username.trim()}”.` });
-  });
-
-  app.post<{ Params: { id: string; action: string } }>('/admin/users/:id/:action', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
-    const { id, action } = request.params;
-    if ((action !== 'disable' && action !== 'enable') || id === request.webUser!.id) return page(request, reply.code(400), { text: 'That change is not possible.', error: true });
-    if (!(await deps.store.users.setDisabled(id, action === 'disable'))) return page(request, reply.code(404), { text: 'No such user.', error: true });
-    const target = await deps.store.users.findById(id);
-    await deps.store.audit.record({ ...webActor(request), action: action === 'disable' ? 'user.disable' : 'user.enable', target: userTarget(target?.username ?? id) });
-    if (action === 'disable') {
-      await deps.store.sessions.deleteForUser(id);
-      revokeEverywhere(deps, { kind: 'user', id });
-    }
-    return page(request, reply, { text: action === 'disable' ? 'User disabled: their sessions ended and their keys answer 401.' : 'User enabled.' });
   });
 }

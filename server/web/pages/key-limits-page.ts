@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { keyTarget, webActor } from '../../audit/audit-targets.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 import type { GatewayDeps } from '../../gateway-deps.ts';
-import { checkWithinAccount } from '../../limits/account-bound.ts';
+import { checkUsableModels, checkWithinAccount, servedModelIds } from '../../limits/account-bound.ts';
 import { limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
 import { shortTime } from '../format.ts';
 import { html } from '../html.ts';
@@ -39,7 +39,10 @@ export function registerKeyLimitsPage(app: FastifyInstance, deps: GatewayDeps): 
     const fields: LimitsFields = {};
     for (const name of LIMIT_FIELDS) fields[name] = String((request.body as Record<string, unknown> | undefined)?.[name] ?? '');
     const patch = limitsPatchFrom(fields, (deps.now ?? Date.now)());
-    if (patch.models !== undefined) checkWithinAccount({ models: patch.models }, request.webUser!.limits);
+    if (patch.models !== undefined) {
+      checkWithinAccount({ models: patch.models }, request.webUser!.limits);
+      checkUsableModels(patch.models, request.webUser!.limits, servedModelIds(deps.router));
+    }
     const updated = await deps.store.keys.updateLimits(request.params.id, patch, request.webUser!.id);
     if (!updated) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage(request.webUser!, request.webSession!.csrfToken));
     revokeEverywhere(deps, { kind: 'key', id: updated.id });

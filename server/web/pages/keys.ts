@@ -15,7 +15,7 @@ import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { registerKeyLimitsPage } from './key-limits-page.ts';
 import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 import { keyTarget, webActor } from '../../audit/audit-targets.ts';
-import { checkWithinAccount } from '../../limits/account-bound.ts';
+import { checkUsableModels, checkWithinAccount, servedModelIds } from '../../limits/account-bound.ts';
 import { applyPatch, hasAnyBudget, NO_LIMITS } from '../../limits/key-limits.ts';
 import { limitsPatchFrom, type LimitsFields } from '../../limits/limits-input.ts';
 import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
@@ -24,19 +24,22 @@ import { sparkline, type SparkDay } from '../sparkline.ts';
 import { keyUsage } from '../key-usage.ts';
 import { KEYS_PAGE_SIZE } from '../api/keys-api.ts';
 import { checkRoomForKey } from '../../limits/key-count.ts';
+import { clipped } from '../table-cells.ts';
+import { connectSection } from './connect-section.ts';
 
-export function createdKeyPanel(key: CreatedApiKey) {
+export function createdKeyPanel(key: CreatedApiKey, deps?: GatewayDeps) {
   return html`<section class="card created" id="created-key" role="status">
     <h2>Your new key${key.name ? html` “${key.name}”` : ''}</h2>
     <p><strong>Copy it now. It cannot be shown again.</strong> If you lose it, delete the key and create a new one.</p>
     <div class="copy-row"><code id="new-key-value">${key.key}</code><button type="button" class="primary" data-copy="#new-key-value">Copy</button></div>
     <p class="muted">Keep it in a password manager or a local-only config file. Never paste it into chats, screenshots, issues or repositories.</p>
+    ${deps ? connectSection(deps, { key: key.key, idPrefix: 'new-key-connect' }) : ''}
   </section>`;
 }
 
 function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } | undefined, spark: SparkDay[], budgetStatus: BudgetStanding[], now: number) {
   return html`<tr data-key-id="${key.id}">
-    <td>${key.name ?? html`<span class="muted">(no name)</span>`}</td>
+    <td>${key.name ? clipped(key.name) : html`<span class="muted">(no name)</span>`}</td>
     <td><code>${key.hint}</code></td>
     <td>${shortTime(key.createdAt)}</td>
     <td class="last-used">${shortTime(key.lastUsedAt)}</td>
@@ -44,7 +47,7 @@ function keyRow(key: ApiKeyRecord, usage: { requests: number; tokens: number } |
     <td class="num">${formatCount(usage?.requests ?? 0)}</td>
     <td class="num">${formatCount(usage?.tokens ?? 0)}</td>
     <td class="limits-cell">${limitsSummary(key.limits, budgetStatus, now)}</td>
-    <td><a class="button small" href="/keys/${key.id}/limits">Limits</a> <a class="button danger small" href="/keys/${key.id}/delete">Delete</a></td>
+    <td class="actions-cell"><a class="button small" href="/keys/${key.id}/limits">Limits</a> <a class="button danger small" href="/keys/${key.id}/delete">Delete</a></td>
   </tr>`;
 }
 
@@ -86,7 +89,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
     const accountStatus = accountLimited ? await standings(deps.budgets, { subject: `user:${user.id}`, budgets: user.limits.budgets }, now) : [];
     const body = html`
       <div class="page-head"><h1>API keys</h1><p class="muted">Keys are for local agents, SDKs, scripts and compatible clients. The web apps need none. Use your own key so usage is counted for you.</p></div>
-      ${created ? createdKeyPanel(created) : ''}
+      ${created ? createdKeyPanel(created, deps) : ''}
       <div id="created-slot"></div>
       ${request.query.deleted ? html`<p class="notice" role="status">Key deleted. Requests with it now answer 401.</p>` : ''}
       ${accountLimited ? html`<p class="notice" id="account-limits">Limits an operator set for all your keys together: ${limitsSummary(user.limits, accountStatus, now)}. A key's own limits can only narrow them.</p>` : ''}
@@ -107,12 +110,13 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
             : ''
         }
         <div class="table-wrap"><table id="keys-table" class="${keys.length === 0 ? 'hidden' : ''}">
-          <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Requests, last 14 days</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th>Limits</th><th></th></tr></thead>
+          <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Requests, last 14 days</th><th class="num">Requests (month)</th><th class="num">Tokens (month)</th><th>Limits</th><th>Actions</th></tr></thead>
           <tbody>${keys.map((k) => keyRow(k, usage.month.get(k.id), usage.spark(k.id), budgetStatus.get(k.id) ?? [], now))}</tbody>
         </table></div>
         ${pager(pageNumber, total)}
         <p class="muted">Budgets reset at 00:00 UTC (daily) and on the first of the month (monthly). <a href="/usage">Usage per day, key and model →</a></p>
-      </section>`;
+      </section>
+      ${connectSection(deps)}`;
     return reply
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
@@ -126,6 +130,7 @@ export function registerKeysPages(app: FastifyInstance, deps: GatewayDeps): void
     const limits = applyPatch(NO_LIMITS, limitsPatchFrom(request.body ?? {}, (deps.now ?? Date.now)()));
     checkWithinAccount(limits, request.webUser!.limits);
     await checkRoomForKey(deps, request.webUser!.id);
+    checkUsableModels(limits.models, request.webUser!.limits, servedModelIds(deps.router));
     const created = await deps.store.keys.create(request.webUser!.id, name, limits);
     await deps.store.audit.record({ ...webActor(request), action: 'key.create', target: keyTarget(created), details: { name: created.name, limits } });
     // Answered in place (201, never cached): a reload asks before sending the form again.

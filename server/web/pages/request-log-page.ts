@@ -10,6 +10,8 @@ import { REQUEST_LOG_RETENTION_DAYS } from '../../usage/request-log.ts';
 import { OUTCOME_LABELS, type UsageOutcome } from '../../usage/usage-outcome.ts';
 import { formatCount } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { clipped } from '../table-cells.ts';
+import { formatTime } from '../../../core/format-time.ts';
 import { layout } from '../layout.ts';
 import { requirePage } from '../session/web-session.ts';
 import { keyNamer } from '../usage-summary.ts';
@@ -108,18 +110,18 @@ export function registerRequestLogPage(app: FastifyInstance, deps: GatewayDeps):
         ${entries.length === 0
           ? html`<p class="muted" id="no-entries">${f.before ? 'No older entries.' : 'No requests match these filters.'}</p>`
           : html`<div class="table-wrap"><table id="request-log">
-              <thead><tr><th>Time (UTC)</th><th>Key</th><th>Model</th><th>Status</th><th class="num">Tokens in</th><th class="num">Tokens out</th><th class="num">Time taken</th><th>Client session</th></tr></thead>
+              <thead><tr><th>Time</th><th>Key</th><th>Model</th><th>Status</th><th class="num">Tokens in</th><th class="num">Tokens out</th><th class="num">Time taken</th><th>Client session</th></tr></thead>
               <tbody>${entries.map((r) => {
                 const at = new Date(r.at).toISOString();
                 return html`<tr>
-                <td><time datetime="${at}">${at.slice(0, 10)} ${at.slice(11, 19)}</time></td>
-                <td>${keyName(r.keyId)}</td>
+                <td><time datetime="${at}">${formatTime(at, { seconds: true })}</time></td>
+                <td>${clipped(keyName(r.keyId))}</td>
                 <td>${r.model}</td>
                 <td>${statusCell(r)}</td>
                 <td class="num">${formatCount(r.inputTokens)}</td>
                 <td class="num">${formatCount(r.outputTokens)}</td>
                 <td class="num">${formatCount(r.latencyMs)} ms</td>
-                <td>${r.sessionId ? html`<code>${r.sessionId}</code>` : html`<span class="muted">none</span>`}</td>
+                <td>${r.sessionId ? clipped(r.sessionId, html`<code>${r.sessionId}</code>`) : html`<span class="muted">none</span>`}</td>
               </tr>`;
               })}</tbody>
             </table></div>`}

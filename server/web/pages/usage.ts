@@ -17,6 +17,7 @@ import { usageCsv } from '../usage-csv.ts';
 import { bucketOf, parsePeriod, PeriodError, periodQuery, type UsagePeriod, type UsageQueryString } from '../usage-period.ts';
 import { keyNamer, perSession, stackedSeries, summarize, type Totals } from '../usage-summary.ts';
 import { budgetsSection } from './budgets-section.ts';
+import { clipped } from '../table-cells.ts';
 import { registerRequestLogPage } from './request-log-page.ts';
 
 const SESSIONS_SHOWN = 50;
@@ -33,7 +34,7 @@ export function totalsTable(label: string, rows: Array<[string, Totals]>) {
   return html`<div class="table-wrap"><table>
     <thead><tr><th>${label}</th><th class="num">Requests</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Errors</th></tr></thead>
     <tbody>${rows.map(
-      ([name, t]) => html`<tr><td>${name}</td><td class="num">${formatCount(t.requests)}</td><td class="num">${formatCount(t.inputTokens)}</td><td class="num">${formatCount(t.outputTokens)}</td><td class="num">${formatCount(t.errors)}</td></tr>`,
+      ([name, t]) => html`<tr><td>${clipped(name)}</td><td class="num">${formatCount(t.requests)}</td><td class="num">${formatCount(t.inputTokens)}</td><td class="num">${formatCount(t.outputTokens)}</td><td class="num">${formatCount(t.errors)}</td></tr>`,
     )}</tbody>
   </table></div>`;
 }
@@ -77,7 +78,7 @@ async function periodRows(deps: GatewayDeps, userId: string, period: UsagePeriod
   return inPeriod(await deps.store.usage.rows({ userId, sinceHour: period.sinceHour }), period);
 }
 
-function charts(period: UsagePeriod, rows: UsageRow[], keyName: (id: string) => string): SafeHtml {
+export function charts(period: UsagePeriod, rows: UsageRow[], keyName: (id: string) => string): SafeHtml {
   const series = stackedSeries(
     rows,
     period.buckets,

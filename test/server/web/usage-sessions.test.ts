@@ -47,7 +47,8 @@ test('per client session: each named session with its requests; other users and 
   const page = await gw.text.inject({ url: '/usage', headers: { cookie: await sessionCookie('alice') } });
   assert.equal(page.statusCode, 200);
   const section = page.payload.slice(page.payload.indexOf('Per client session'));
-  const row = /<tr><td>alice-session-1 · alice-key sk-…\w{4}<\/td><td class="num">(\d+)<\/td>/.exec(section);
+  // Long names are cut in the cell and shown whole on hover and focus (span.clip with a title).
+  const row = /<tr><td><span class="clip" tabindex="0" title="[^"]*">alice-session-1 · alice-key sk-…\w{4}<\/span><\/td><td class="num">(\d+)<\/td>/.exec(section);
   assert.ok(row, section.slice(0, 800));
   assert.equal(row[1], '2');
   assert.ok(!section.includes('bob-session-9'), "another user's session is not shown");

@@ -1,0 +1,61 @@
+// What operators do to accounts — disable, enable, delete, reset a password — with the guards and
+// the audit entry, shared by `gwctl admin`, the operator API and the /admin pages so the three
+// cannot drift apart. Callers pass how to tell running instances (revoke) and who acts.
+import type { RevocationEvent } from '../cluster/revocation.ts';
+import type { AuditEntry } from '../store/audit-repo.ts';
+import type { Store } from '../store/store.ts';
+import type { User } from '../store/users-repo.ts';
+import { AccountRuleError, checkNewPassword } from './account-rules.ts';
+
+export interface AccountActor extends Pick<AuditEntry, 'actor' | 'address'> {
+  /** The acting account when a person signed in acts (web pages): they may not disable or delete themselves. */
+  userId?: string;
+}
+
+export type Revoke = (event: RevocationEvent) => void | Promise<void>;
+
+type AccountStore = Pick<Store, 'users' | 'sessions' | 'audit'>;
+
+async function guardRemoval(store: AccountStore, user: User, actor: AccountActor, verb: 'disable' | 'delete'): Promise<void> {
+  if (actor.userId === user.id) {
+    throw new AccountRuleError('self', `You cannot ${verb} your own account.`, `Ask another operator, or ${verb} it with \`gwctl admin user ${verb} ${user.username}\` on the gateway's host.`);
+  }
+  if (user.isAdmin && !user.disabled && (await store.users.countActiveOperators()) <= 1) {
+    throw new AccountRuleError(
+      'last_operator',
+      `"${user.username}" is the last active operator; without one nobody could manage the gateway.`,
+      'Create or enable another operator first (`gwctl admin user add <name> --admin`).',
+    );
+  }
+}
+
+/** Disables or enables; a user already in that state is left alone and nothing is audited (changed: false). */
+export async function setUserDisabled(store: AccountStore, user: User, disabled: boolean, actor: AccountActor, revoke: Revoke): Promise<{ user: User; changed: boolean }> {
+  if (user.disabled === disabled) return { user, changed: false };
+  if (disabled) await guardRemoval(store, user, actor, 'disable');
+  await store.users.setDisabled(user.id, disabled);
+  if (disabled) {
+    await store.sessions.deleteForUser(user.id);
+    await revoke({ kind: 'user', id: user.id });
+  }
+  await store.audit.record({ actor: actor.actor, address: actor.address, action: disabled ? 'user.disable' : 'user.enable', target: `user:${user.username}` });
+  return { user: { ...user, disabled }, changed: true };
+}
+
+/** Deletes the account: keys revoked on every instance at once, sessions ended, usage kept under its id. */
+export async function deleteUser(store: AccountStore, user: User, actor: AccountActor, revoke: Revoke): Promise<{ keysRevoked: number }> {
+  await guardRemoval(store, user, actor, 'delete');
+  const result = await store.users.delete(user.id);
+  if (!result) throw new AccountRuleError('not_found', `No user named "${user.username}".`, 'List users with `gwctl admin user list`.');
+  await revoke({ kind: 'user', id: user.id });
+  await store.audit.record({ actor: actor.actor, address: actor.address, action: 'user.delete', target: `user:${user.username}`, details: { id: user.id, keysRevoked: result.keysRevoked } });
+  return result;
+}
+
+/** An operator sets a user's password; the user's web sessions end (keys are not touched). */
+export async function resetPassword(store: AccountStore, user: User, password: string, actor: AccountActor): Promise<void> {
+  checkNewPassword(password, user.username);
+  await store.users.setPassword(user.id, password);
+  await store.sessions.deleteForUser(user.id);
+  await store.audit.record({ actor: actor.actor, address: actor.address, action: 'user.password', target: `user:${user.username}`, details: { by: 'operator', sessionsEnded: true } });
+}

@@ -1,0 +1,13 @@
+// Request validation of the operator API. Query strings and path parameters arrive as text, so they
+// are coerced to the schema's types (`?limit=3` is the integer 3); bodies are JSON and keep their types
+// (a string where a number belongs stays an error). The gateway's other routes keep fastify's default.
+import { Ajv, type Options } from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
+
+const COMMON: Options = { removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true, strict: false };
+
+export function adminValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const text = new Ajv({ ...COMMON, coerceTypes: 'array' });
+  const json = new Ajv({ ...COMMON, coerceTypes: false });
+  return ({ schema, httpPart }) => (httpPart === 'querystring' || httpPart === 'params' ? text : json).compile(schema as object) as never;
+}
