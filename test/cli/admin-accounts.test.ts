@@ -78,7 +78,7 @@ test('user passwd: generated and shown once, or from stdin; sessions end; the ne
   await withStore(async (store) => assert.ok(await store.users.authenticate('alice', 'a-new-password')));
   const short = await gwctl(['admin', 'user', 'passwd', 'alice', '--password-stdin', ...db], { stdin: 'short' });
   assert.equal(short.code, 2);
-  assert.match(short.err, /shorter than 8/);
+  assert.match(short.err, /at least 8 characters/);
   const missing = await gwctl(['admin', 'user', 'passwd', 'nobody', ...db]);
   assert.equal(missing.code, 1);
   const audit = JSON.parse((await gwctl(['admin', 'audit', '--action', 'user.password', '--json', ...db])).out);

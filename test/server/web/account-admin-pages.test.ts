@@ -37,7 +37,7 @@ describe('account page and /admin account actions', () => {
     const differ = await gateway.text.inject({ method: 'POST', url: '/account/password', ...form(first, { current: 'password-123', password: 'new-password-1', again: 'new-password-2' }) });
     assert.match(differ.payload, /differ/);
     const short = await gateway.text.inject({ method: 'POST', url: '/account/password', ...form(first, { current: 'password-123', password: 'short', again: 'short' }) });
-    assert.match(short.payload, /shorter than 8/);
+    assert.match(short.payload, /at least 8 characters/);
     const changed = await gateway.text.inject({ method: 'POST', url: '/account/password', ...form(first, { current: 'password-123', password: 'new-password-1', again: 'new-password-1', signOutOthers: '1' }) });
     assert.equal(changed.statusCode, 303);
     assert.equal(changed.headers.location, '/account?done=password-others');
