@@ -19,7 +19,7 @@ const SPECS: Record<IsolationKind, (input: IsolationInput) => IsolationSpec> = {
   qwen: qwenIsolation,
 };
 
-/** What the plan shows: the folder (a placeholder before it exists), variables, files and what was kept. */
+/** What the plan shows: the folder (a pattern: it is made just before the launch), variables, files and what was kept. */
 export interface IsolationPlan {
   kind: IsolationKind;
   dir: string;
@@ -32,7 +32,7 @@ export interface IsolationPlan {
 
 export function planIsolation(kind: IsolationKind, input: IsolationInput): { plan: IsolationPlan; spec: IsolationSpec } {
   const spec = SPECS[kind](input);
-  const plan: IsolationPlan = { kind, dir: `${join(tmpdir(), `gwctl-${kind}-`)}…`, env: spec.env, files: spec.files.map((f) => f.path), links: spec.links, carried: spec.carried, notes: spec.notes };
+  const plan: IsolationPlan = { kind, dir: `$TMPDIR/gwctl-${kind}-…`, env: spec.env, files: spec.files.map((f) => f.path), links: spec.links, carried: spec.carried, notes: spec.notes };
   return { plan, spec };
 }
 
