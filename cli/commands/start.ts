@@ -10,7 +10,7 @@ import { restoreBackups } from '../../core/client-settings/restore-backups.ts';
 import type { HttpGet } from '../../core/client/http-get.ts';
 import { undiciGet } from '../../core/client/undici-http-get.ts';
 import { runDiagnosis, type DiagnosisReport } from '../../core/doctor/run-diagnosis.ts';
-import { writeIsolation } from '../../core/launch/isolation/prepare-isolation.ts';
+import { launchIsolated } from '../../core/launch/launch-isolated.ts';
 import { launchClient, type LaunchRequest } from '../../core/launch/launch-client.ts';
 import { planStart, type StartPlan } from '../../core/launch/plan-start.ts';
 import type { ResolvedSettings } from '../../core/config/resolve-settings.ts';
@@ -102,13 +102,7 @@ export function startCommand(ctx: CliContext, deps: StartDeps = {}): CommandModu
       if (args.json) ctx.stderr(renderStart.oneLine(plan));
       else report(renderStart.plan(plan, changes, ctx.env));
       // The launch's own configuration exists only while the client runs.
-      const isolation = request.isolation ? writeIsolation(request.isolation.kind, request.isolation.spec) : null;
-      let exitCode: number;
-      try {
-        exitCode = await launch(isolation ? { ...request, env: { ...request.env, ...isolation.env } } : request);
-      } finally {
-        isolation?.cleanup();
-      }
+      const exitCode = await launchIsolated(request, launch);
       const diagnosis = exitCode !== 0 && !STOPPED.has(exitCode) && args.diagnose ? await diagnoseAfter(plan, request, settings, exitCode, args.json) : null;
       if (args.json) ctx.stdout(toJson({ ...plan, changes, exitCode, diagnosis }));
       ctx.finish(exitCode);
