@@ -25,6 +25,7 @@ import {
   QWEN_CODE,
   qwenSettings,
   realClientEnv,
+  runClaude,
   tempHome,
   type RealClient,
 } from '../helpers/real-clients.ts';
@@ -139,7 +140,38 @@ describe('gwctl start with every real coding client', { timeout: 3_000_000 }, ()
     return readdirSync(join(home, 'tmp')).filter((name) => name.startsWith(`gwctl-${profile}-`));
   }
 
+  /** The one-shot a user types after pasting `gwctl config client --type P`, as its "try it" line says. */
+  const TRY: Record<ClientCase['profile'], string> = {
+    claude: 'claude -p "say pong"',
+    codex: 'codex exec --skip-git-repo-check --ephemeral "say pong"',
+    gemini: 'GEMINI_CLI_TRUST_WORKSPACE=true gemini -p "say pong"',
+    opencode: 'opencode run "say pong"',
+    qwen: 'qwen -p "say pong"',
+  };
+
   for (const c of CASES) {
+    test(`${c.profile}: gwctl config client --type ${c.profile} pasted as printed into a shell makes the client answer`, async () => {
+      const user = await newUser(c, gateway.textUrl);
+      const printed = await gwctl(['config', 'client', '--type', c.profile], user.env, user.home);
+      assert.equal(printed.code, 0, explain(printed));
+      assert.match(printed.out, /model demo-chat/);
+      assert.ok(!printed.out.includes(key), 'the key is referred to, never printed');
+      const plain = join(user.home, 'plain');
+      mkdirSync(plain, { recursive: true });
+      writeFileSync(join(user.home, 'paste.sh'), printed.out);
+      const run = await new Promise<Run>((resolve) => {
+        const child = spawn('bash', ['-c', `source "$HOME/paste.sh" && ${TRY[c.profile]}`], { env: user.env, cwd: plain, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
+        child.stderr.setEncoding('utf8').on('data', (t: string) => (err += t));
+        const timer = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
+        child.once('close', (code, signal) => (clearTimeout(timer), resolve({ code, signal, out, err })));
+      });
+      assert.equal(run.code, 0, `${printed.out}\n${explain(run)}`);
+      assert.match(run.out, /Demo reply to "+say pong"+\./, explain(run));
+    });
+
     test(`${c.profile}: one-shot prompt in a git repository and in a plain folder prints the demo reply; user files untouched`, async () => {
       const user = await newUser(c, gateway.textUrl);
       const before = user.snapshot();
@@ -170,4 +202,12 @@ describe('gwctl start with every real coding client', { timeout: 3_000_000 }, ()
       assert.deepEqual(leftovers(user.home, c.profile), []);
     });
   }
+
+  test('Claude Code asking for its own default model (no model variable) is served through the embedded claude-* alias', async () => {
+    const made = tempHome('gwctl-claude-alias-');
+    cleanups.push(made.cleanup);
+    const result = await runClaude({ home: made.home, prompt: 'say pong', env: { ANTHROPIC_BASE_URL: gateway.textUrl, ANTHROPIC_AUTH_TOKEN: key } });
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    assert.match(result.stdout, /Demo reply to "say pong"\./);
+  });
 });
