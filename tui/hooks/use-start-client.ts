@@ -63,9 +63,10 @@ export function useStartClient() {
 
   const preview = useTask(look);
   const { run: runPreview } = preview;
+  // Again whenever another client is chosen (run always calls the latest look).
   useEffect(() => {
     void runPreview();
-  }, [runPreview]);
+  }, [runPreview, chosen]);
 
   const reviewed = override ?? (preview.state.phase === 'done' ? preview.state.value : null);
 

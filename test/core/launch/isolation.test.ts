@@ -89,3 +89,17 @@ test('opencode: a provider file over the user config (which OpenCode reads itsel
   const qw = planIsolation('qwen', { profile: profile('qwen', env), env, cwd: h, args: [], baseUrl: 'http://127.0.0.1:1/v1', model: 'demo-chat' });
   assert.deepEqual(JSON.parse(files(qw.spec)['settings.json']!), { mcpServers: { b: { command: 'y' } }, security: { auth: { selectedType: 'openai' } } });
 });
+
+test('two launches at once never share a folder, and removing one leaves the other', () => {
+  const h = home({});
+  const env = { HOME: h };
+  const a = writeIsolation('codex', planIsolation('codex', { profile: profile('codex', env), env, cwd: h, args: [], baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }).spec, root);
+  const b = writeIsolation('gemini', planIsolation('gemini', { profile: profile('gemini', env), env, cwd: h, args: [], baseUrl: 'http://127.0.0.1:1', model: 'm' }).spec, root);
+  const c = writeIsolation('codex', planIsolation('codex', { profile: profile('codex', env), env, cwd: h, args: [], baseUrl: 'http://127.0.0.1:2/v1', model: 'm' }).spec, root);
+  assert.equal(new Set([a.dir, b.dir, c.dir]).size, 3);
+  a.cleanup();
+  assert.ok(!existsSync(a.dir) && existsSync(join(c.dir, 'config.toml')) && existsSync(join(b.dir, '.gemini', 'settings.json')));
+  assert.match(readFileSync(join(c.dir, 'config.toml'), 'utf8'), /127\.0\.0\.1:2/);
+  b.cleanup();
+  c.cleanup();
+});
