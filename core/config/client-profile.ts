@@ -41,6 +41,11 @@ export interface ClientProfile {
 
 const VENDOR_NAMED_TOKEN_VARS = new Set(['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY']);
 
+/** Where a key of this service is looked for, in order, for a client reading it from `tokenVar`. */
+export function tokenSourcesFor(tokenVar: string): string[] {
+  return [...new Set(VENDOR_NAMED_TOKEN_VARS.has(tokenVar) ? [NEUTRAL_VARS.token, tokenVar] : [tokenVar, NEUTRAL_VARS.token])];
+}
+
 function origin(settings: ResolvedSettings, key: 'client.model'): string {
   const s = settings[key];
   return s.source === 'flag' || s.source === 'env' ? `${s.origin}` : s.source === 'file' ? 'the settings file' : s.source;
@@ -75,7 +80,7 @@ export function clientProfile(settings: ResolvedSettings, env: NodeJS.ProcessEnv
     apiKeyVar,
     // A vendor-named variable (OPENAI_API_KEY, GEMINI_API_KEY) in a developer's shell most likely
     // holds that vendor's key, so for those clients the neutral name is looked at first.
-    tokenSources: [...new Set(VENDOR_NAMED_TOKEN_VARS.has(tokenVar) ? [NEUTRAL_VARS.token, tokenVar] : [tokenVar, NEUTRAL_VARS.token])],
+    tokenSources: tokenSourcesFor(tokenVar),
     apiKeySources: [...new Set([apiKeyVar, NEUTRAL_VARS.apiKey])],
     modelVar: settings['client.modelVar'].value as string,
     backgroundModelVars: (settings['client.backgroundModelVars'].value as string[]).filter((v) => v !== settings['client.modelVar'].value),
