@@ -9,6 +9,8 @@ export interface GatewayRequestState {
   auth?: AuthContext;
   /** The public model name once resolved; usage rows use it. */
   model?: string;
+  /** The name the client asked for, when an alias answered it with `model`. */
+  requestedModel?: string;
   inputTokens: number;
   outputTokens: number;
   /** Set when the outcome differs from the HTTP status sent (a stream that failed after 200). */

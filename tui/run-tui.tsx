@@ -2,6 +2,7 @@
 // app is unmounted, the terminal restored and given to the client; afterwards the app comes back on
 // the Start screen, or gwctl exits with the client's code). Returns gwctl's exit code.
 /** @jsxRuntime automatic @jsxImportSource react */
+import { launchIsolated } from '../core/launch/launch-isolated.ts';
 import { render, type RenderOptions } from 'ink';
 import type { LaunchRequest } from '../core/launch/launch-client.ts';
 import { App } from './app.tsx';
@@ -67,7 +68,7 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
     stderr.write(`${handover.banner.join('\n')}\n`);
     let exitCode: number;
     try {
-      exitCode = await options.launch(handover.request);
+      exitCode = await launchIsolated(handover.request, options.launch);
     } catch (error) {
       stderr.write(`gwctl: could not run ${handover.command}: ${(error as Error)?.message ?? error}\n`);
       exitCode = 127;

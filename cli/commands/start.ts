@@ -10,6 +10,7 @@ import { restoreBackups } from '../../core/client-settings/restore-backups.ts';
 import type { HttpGet } from '../../core/client/http-get.ts';
 import { undiciGet } from '../../core/client/undici-http-get.ts';
 import { runDiagnosis, type DiagnosisReport } from '../../core/doctor/run-diagnosis.ts';
+import { launchIsolated } from '../../core/launch/launch-isolated.ts';
 import { launchClient, type LaunchRequest } from '../../core/launch/launch-client.ts';
 import { planStart, type StartPlan } from '../../core/launch/plan-start.ts';
 import type { ResolvedSettings } from '../../core/config/resolve-settings.ts';
@@ -63,7 +64,7 @@ export function startCommand(ctx: CliContext, deps: StartDeps = {}): CommandModu
 
   return {
     command: 'start',
-    describe: 'Start the messages client safely: via the proxy when healthy, else direct; cleans pinned settings; diagnoses a failure',
+    describe: 'Start a coding client (--profile claude|codex|gemini|opencode|qwen|custom) against the gateway: its own temporary configuration, vendor keys stripped, the proxy for messages clients when healthy; cleans pinned settings; diagnoses a failure',
     builder: (y) =>
       settingsOptions
         .add(y.parserConfiguration({ 'populate--': true }), ['baseUrl', 'proxyUrl', ...CLIENT_SETTING_KEYS])
@@ -73,6 +74,8 @@ export function startCommand(ctx: CliContext, deps: StartDeps = {}): CommandModu
         .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document (after the client exits; progress on stderr)' })
         .usage('$0 start [options] [-- client arguments]')
         .example('$0 start -- -p "say hi"', 'start the client with its own arguments')
+        .example('$0 start --profile codex -- exec "say hi"', 'the Codex CLI, one prompt')
+        .example('$0 start --profile gemini -- -p "say hi"', 'the Gemini CLI, one prompt')
         .example('$0 start --dry-run', 'show the route, variables, model and settings changes only') as never,
     handler: async (args) => {
       const manifest = new BackupManifest(ctx.env);
@@ -98,7 +101,8 @@ export function startCommand(ctx: CliContext, deps: StartDeps = {}): CommandModu
       const changes = cleanPinned({ entries: plan.pinned.entries, dryRun: false, now: now(), manifest });
       if (args.json) ctx.stderr(renderStart.oneLine(plan));
       else report(renderStart.plan(plan, changes, ctx.env));
-      const exitCode = await launch(request);
+      // The launch's own configuration exists only while the client runs.
+      const exitCode = await launchIsolated(request, launch);
       const diagnosis = exitCode !== 0 && !STOPPED.has(exitCode) && args.diagnose ? await diagnoseAfter(plan, request, settings, exitCode, args.json) : null;
       if (args.json) ctx.stdout(toJson({ ...plan, changes, exitCode, diagnosis }));
       ctx.finish(exitCode);

@@ -7,6 +7,7 @@ import type { HttpGet } from '../../core/client/http-get.ts';
 import type { RouteType } from '../../core/doctor/classify-models-call.ts';
 import { runVerify } from '../../core/doctor/run-verify.ts';
 import { verifyTarget } from '../../core/doctor/verify-target.ts';
+import { CLIENT_PROFILES, type ProfileName } from '../../core/config/client-profiles.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
 import { toJson } from '../output/format-table.ts';
 import { renderChecks } from '../output/render-checks.ts';
@@ -15,7 +16,7 @@ import { settingsOptions } from './config/settings-options.ts';
 interface Args {
   baseUrl?: string;
   imageBaseUrl?: string;
-  type: RouteType;
+  type?: RouteType;
   keyEnv?: string;
   timeout: number;
   json: boolean;
@@ -29,7 +30,7 @@ export function verifyCommand(ctx: CliContext, http: HttpGet = undiciGet): Comma
       settingsOptions
         .add(y, ['imageBaseUrl', 'client.profile', 'client.tokenVar'])
         .option('base-url', { type: 'string', describe: 'The base URL as entered in the client (default: from the baseUrl setting, with /v1 for --type chat) [env GWCTL_BASE_URL]' })
-        .option('type', { choices: ['messages', 'chat', 'images'] as const, default: 'messages' as const, describe: 'Route the base URL is for: messages (no /v1), chat (ends with /v1), images' })
+        .option('type', { choices: ['messages', 'chat', 'images'] as const, describe: "Route the base URL is for: messages (no /v1), chat (ends with /v1), images; default: from the client profile (messages for claude and custom, chat for the others)" })
         .option('key-env', { type: 'string', describe: "Variable holding the key (default: the client's token variable, e.g. ANTHROPIC_AUTH_TOKEN, else MSGAPI_AUTH_TOKEN); keys are never taken as arguments" })
         .option('timeout', { type: 'number', default: 10_000, describe: 'Milliseconds to wait for the connection and the answer' })
         .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document: {"schemaVersion":1,"ok","checks":[…],"models",…}' })
@@ -41,9 +42,10 @@ export function verifyCommand(ctx: CliContext, http: HttpGet = undiciGet): Comma
         }) as never,
     handler: async (args) => {
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
-      const { baseUrl, keyVar, vars } = settingsOptions.guard(() => verifyTarget(settings, args.type, ctx.env, args.keyEnv));
-      const context = { keyVar, key: ctx.env[keyVar], baseUrl, routeType: args.type, http, timeoutMs: args.timeout, vars };
-      if (!args.json) ctx.stdout(`gwctl verify: ${baseUrl} (${args.type}), key from ${keyVar}\n`);
+      const type: RouteType = args.type ?? (CLIENT_PROFILES[settings['client.profile'].value as ProfileName].protocol === 'messages' ? 'messages' : 'chat');
+      const { baseUrl, keyVar, vars } = settingsOptions.guard(() => verifyTarget(settings, type, ctx.env, args.keyEnv));
+      const context = { keyVar, key: ctx.env[keyVar], baseUrl, routeType: type, http, timeoutMs: args.timeout, vars };
+      if (!args.json) ctx.stdout(`gwctl verify: ${baseUrl} (${type}), key from ${keyVar}\n`);
       const report = await runVerify(context, { onResult: (r) => (args.json ? ctx.stderr(renderChecks.progress(r)) : ctx.stdout(renderChecks.one(r))) });
       if (args.json) ctx.stdout(toJson(report));
       else ctx.stdout(renderChecks.summary(report.checks));

@@ -21,7 +21,7 @@ export const renderStart = {
     } else {
       out.push(`gwctl start: ${route.kind} route → ${target}${plan.dryRun ? ' (dry run)' : ''}`, `  why       ${route.reason}`);
     }
-    out.push(`  client    ${[plan.client.path, ...plan.client.args].join(' ')}   (profile ${plan.profile})`);
+    out.push(`  client    ${[plan.client.path ?? `${plan.client.command} (not found)`, ...plan.client.args].join(' ')}   (profile ${plan.profile})`);
     out.push(`  env       ${Object.entries(plan.client.env).map(([k, v]) => (v === null ? `${k} unset` : `${k}=${v}`)).join('  ')}`);
     if (plan.credential?.foundIn && plan.credential.foundIn !== plan.credential.clientVar) out.push(`  key       from ${plan.credential.foundIn}, handed to the client as ${plan.credential.clientVar}`);
     const model = plan.model;
@@ -30,6 +30,13 @@ export const renderStart = {
     } else if (model.id && model.source !== 'shell') out.push(`  model     ${model.id}: ${model.reason}; to choose another: ${model.override}`);
     else if (model.id) out.push(`  model     ${model.id}: ${model.reason}`);
     else out.push(`  model     the client's own choice: ${model.reason}`);
+    if (plan.stripped.length > 0) out.push(`  stripped  ${plan.stripped.join(', ')}: vendor credentials from this shell, kept away from the client`);
+    if (plan.isolation) {
+      const iso = plan.isolation;
+      out.push(`  isolated  ${Object.entries(iso.env).map(([k, v]) => `${k}=${v.split('{dir}').join(iso.dir)}`).join('  ')}   (${iso.files.join(', ')}${iso.links.length ? `; links ${iso.links.map((l) => l.path).join(', ')}` : ''}; removed when the client exits)`);
+      for (const c of iso.carried) out.push(`  kept      ${tildePath(c, env)}`);
+      for (const n of iso.notes) out.push(`  note      ${n}`);
+    }
     for (const w of plan.warnings) out.push(`  finding   ${w.cause}: ${w.message}`);
     if (plan.refused) {
       out.push(`  problem   ${plan.refused.message}`);

@@ -56,7 +56,7 @@ export function clientEntries(settings: ResolvedSettings, options: ClientEntries
       title: 'Messages-protocol client',
       providerType: 'messages protocol',
       baseUrl: text.root,
-      baseUrlNote: 'without /v1: the client appends /v1/messages',
+      baseUrlNote: `without /v1 for Anthropic-SDK clients (they append /v1/messages); AI-SDK clients (OpenCode, Kilo, Cline: @ai-sdk/anthropic) append /messages, so give them ${text.root}/v1`,
       apiKey: key,
       env: {
         [settings['client.baseUrlVar'].value as string]: text.root,

@@ -1,8 +1,8 @@
-// The messages-protocol client as gwctl sees it, from the settings and the active profile: command,
+// The coding client as gwctl sees it, from the settings and the active profile: command,
 // auth path, the variables it reads, where its key may be kept, its settings files and its model.
 import { isAbsolute, resolve } from 'node:path';
 import { expandUserPath } from '../paths.ts';
-import { CLIENT_PROFILES, NEUTRAL_VARS, type ProfileName } from './client-profiles.ts';
+import { CLIENT_PROFILES, NEUTRAL_VARS, VENDOR_CREDENTIALS, type ClientProtocol, type IsolationKind, type ProfileName } from './client-profiles.ts';
 import type { ResolvedSettings } from './resolve-settings.ts';
 import { SettingError } from './setting-error.ts';
 
@@ -11,7 +11,15 @@ export type AuthPath = 'service' | 'vendor' | 'oauth';
 export interface ClientProfile {
   name: ProfileName;
   command: string;
+  describe: string;
   auth: AuthPath;
+  protocol: ClientProtocol;
+  /** '' or '/v1': what the client's base address adds to {base_url}. */
+  basePath: '' | '/v1';
+  /** Vendor credentials removed from the client's environment (besides its own credential variables). */
+  vendorVars: readonly string[];
+  modelPick: 'own' | 'always';
+  isolation: IsolationKind | null;
   baseUrlVar: string;
   tokenVar: string;
   apiKeyVar: string;
@@ -29,6 +37,13 @@ export interface ClientProfile {
   clientDefaultModel: string | null;
   /** Absolute paths; entries naming an unset variable ($CLAUDE_CONFIG_DIR) are left out. */
   settingsFiles: string[];
+}
+
+const VENDOR_NAMED_TOKEN_VARS = new Set(['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY']);
+
+/** Where a key of this service is looked for, in order, for a client reading it from `tokenVar`. */
+export function tokenSourcesFor(tokenVar: string): string[] {
+  return [...new Set(VENDOR_NAMED_TOKEN_VARS.has(tokenVar) ? [NEUTRAL_VARS.token, tokenVar] : [tokenVar, NEUTRAL_VARS.token])];
 }
 
 function origin(settings: ResolvedSettings, key: 'client.model'): string {
@@ -53,11 +68,19 @@ export function clientProfile(settings: ResolvedSettings, env: NodeJS.ProcessEnv
   return {
     name,
     command,
+    describe: CLIENT_PROFILES[name].describe,
+    protocol: CLIENT_PROFILES[name].protocol,
+    basePath: CLIENT_PROFILES[name].basePath,
+    vendorVars: VENDOR_CREDENTIALS,
+    modelPick: CLIENT_PROFILES[name].modelPick,
+    isolation: CLIENT_PROFILES[name].isolation,
     auth: settings['client.auth'].value as AuthPath,
     baseUrlVar: settings['client.baseUrlVar'].value as string,
     tokenVar,
     apiKeyVar,
-    tokenSources: [...new Set([tokenVar, NEUTRAL_VARS.token])],
+    // A vendor-named variable (OPENAI_API_KEY, GEMINI_API_KEY) in a developer's shell most likely
+    // holds that vendor's key, so for those clients the neutral name is looked at first.
+    tokenSources: tokenSourcesFor(tokenVar),
     apiKeySources: [...new Set([apiKeyVar, NEUTRAL_VARS.apiKey])],
     modelVar: settings['client.modelVar'].value as string,
     backgroundModelVars: (settings['client.backgroundModelVars'].value as string[]).filter((v) => v !== settings['client.modelVar'].value),

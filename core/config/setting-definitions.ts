@@ -133,10 +133,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     flag: 'profile',
     env: 'GWCTL_CLIENT_PROFILE',
     default: 'claude',
-    parse: oneOf(PROFILE_NAMES, 'Use claude for the Claude Code CLI, custom for any other client (then set client.command and the variable names).'),
+    parse: oneOf(PROFILE_NAMES, 'Use claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), opencode (OpenCode), qwen (Qwen Code), or custom for any other messages-protocol client (then set client.command and the variable names).'),
     describe: `Client profile: ${PROFILE_NAMES.map((n) => `${n} (${CLIENT_PROFILES[n].describe})`).join('; ')}. It supplies the defaults of the other client.* settings`,
   },
-  { key: 'client.command', flag: 'client', env: 'GWCTL_CLIENT', default: null, fromProfile: (p) => p.command, parse: text, describe: 'The messages-protocol client to start' },
+  { key: 'client.command', flag: 'client', env: 'GWCTL_CLIENT', default: null, fromProfile: (p) => p.command, parse: text, describe: 'The client command to start (a name on PATH or a path)' },
   {
     key: 'client.auth',
     flag: 'auth',

@@ -23,6 +23,7 @@ export const CAUSE_CODES = {
   BASE_URL_NOT_PROXY: "The client's base-address variable is not the proxy address although the proxy route is meant.",
   BASE_URL_PINNED_IN_SETTINGS: 'A base address or credential is pinned in a client settings file or shell startup file.',
   TOKEN_MISSING_IN_SHELL: "The client's token variable is not set in this shell: the client would get 401 (missing authentication).",
+  CLIENT_NOT_FOUND: 'The client command is not found on PATH (not installed, or installed elsewhere).',
   EXECUTION_PLANE_MISMATCH: 'Client and proxy do not run in the same environment (WSL with a Windows client).',
   AUTH_FORBIDDEN: 'The service answered 403: the credential does not match the upstream or lacks permission.',
   REQUEST_REJECTED: 'The service or its upstream answered 400: it refused the request itself (its message names what).',

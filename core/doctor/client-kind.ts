@@ -6,7 +6,11 @@ import type { RouteType } from './classify-models-call.ts';
 export type ClientKind = RouteType;
 export const CLIENT_KINDS: readonly ClientKind[] = ['messages', 'chat', 'images'];
 
-/** The configured client profile's protocol: both profiles (claude, custom) are messages clients. */
-export function defaultClientKind(_profile: Pick<ClientProfile, 'name'>): ClientKind {
-  return 'messages';
+/**
+ * The configured client profile's protocol: claude and custom are messages clients; the others
+ * (Responses, Gemini and chat-completions clients) are diagnosed on the direct route with the
+ * OpenAI-shaped short request, since the proxy is not theirs.
+ */
+export function defaultClientKind(profile: Pick<ClientProfile, 'protocol'>): ClientKind {
+  return profile.protocol === 'messages' ? 'messages' : 'chat';
 }

@@ -4,6 +4,7 @@
 import type { Check } from './check.ts';
 import type { ClientKind } from './client-kind.ts';
 import type { DiagnoseContext } from './diagnose-context.ts';
+import { clientFound } from './checks/client-found.ts';
 import { clientBaseUrl } from './checks/client-base-url.ts';
 import { clientCredential } from './checks/client-credential.ts';
 import { clientSettingsPins } from './checks/client-settings-pins.ts';
@@ -17,6 +18,8 @@ import { proxyUpstream } from './checks/proxy-upstream.ts';
 import { statusClassify } from './checks/status-classify.ts';
 
 const ORDERED: ReadonlyArray<Check<DiagnoseContext>> = [
+  // Installed at all: a warning (a start can still show its plan), listed first.
+  clientFound,
   planeSame,
   proxyRunning,
   // Before the base address: a pinned value is the cause of a wrong one, not a second finding.

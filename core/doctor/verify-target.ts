@@ -1,7 +1,7 @@
 // What `gwctl verify` checks when given only settings: the base URL a client of the route type uses
 // ({base_url}, {base_url}/v1 or {image_base_url}/v1, unless baseUrl came from a flag), the key
 // variable and the template values for remedies. Throws SettingError when a needed URL is not set.
-import { NEUTRAL_VARS } from '../config/client-profiles.ts';
+import { tokenSourcesFor } from '../config/client-profile.ts';
 import type { ResolvedSettings } from '../config/resolve-settings.ts';
 import { serviceAddress } from '../config/service-address.ts';
 import type { RouteType } from './classify-models-call.ts';
@@ -24,7 +24,7 @@ export function verifyTarget(settings: ResolvedSettings, type: RouteType, env: N
   else if (type === 'images') baseUrl = `${serviceAddress(settings, 'imageBaseUrl').root}/v1`;
   else baseUrl = type === 'chat' ? `${root}/v1` : root;
   const tokenVar = settings['client.tokenVar'].value as string;
-  const keyVar = keyEnv ?? [tokenVar, NEUTRAL_VARS.token].find((name) => env[name]) ?? tokenVar;
+  const keyVar = keyEnv ?? tokenSourcesFor(tokenVar).find((name) => env[name]) ?? tokenVar;
   return {
     baseUrl,
     keyVar,

@@ -12,6 +12,8 @@ export interface ClientEnv {
   env: NodeJS.ProcessEnv;
   /** The variables gwctl set or removed, credentials masked; null = removed or left unset. */
   shown: Record<string, string | null>;
+  /** Vendor credentials found in the shell and removed (names only). */
+  stripped: string[];
 }
 
 function withLoopback(list: string | undefined): string {
@@ -39,6 +41,19 @@ export function buildClientEnv(shell: NodeJS.ProcessEnv, profile: ClientProfile,
     shown[credential.clientVar] = maskCredential(credential.value);
   }
 
+  const stripped: string[] = [];
+  for (const variable of profile.vendorVars ?? []) {
+    if (shell[variable] === undefined) continue;
+    if (variable === credential?.clientVar && credential.value) {
+      // The client reads the gateway key in this vendor-named variable: the shell's value is replaced.
+      if (credential.foundIn !== variable) stripped.push(variable);
+      continue;
+    }
+    delete env[variable];
+    shown[variable] = null;
+    stripped.push(variable);
+  }
+
   if (model?.id) {
     for (const variable of model.variables) {
       env[variable] = model.id;
@@ -51,5 +66,5 @@ export function buildClientEnv(shell: NodeJS.ProcessEnv, profile: ClientProfile,
     env.no_proxy = env.NO_PROXY;
     shown.NO_PROXY = env.NO_PROXY;
   }
-  return { env, shown };
+  return { env, shown, stripped };
 }

@@ -2,12 +2,16 @@
 // to gwctl are passed on. Ctrl-C at a terminal already reaches the client (same process group), so
 // SIGINT is only passed on when gwctl is not attached to a terminal (e.g. `kill -INT`), never twice.
 import { constants } from 'node:os';
+import type { IsolationKind } from '../config/client-profiles.ts';
+import type { IsolationSpec } from './isolation/isolation-spec.ts';
 
 export interface LaunchRequest {
   file: string;
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The launch's own configuration, written just before the client starts and removed after it exits. */
+  isolation?: { kind: IsolationKind; spec: IsolationSpec };
 }
 
 export interface SignalSource {

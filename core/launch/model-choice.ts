@@ -52,7 +52,7 @@ function shellValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /** True when the choice depends on what the gateway serves (only then is the list asked for). */
 export function needsModelList(profile: ClientProfile, env: NodeJS.ProcessEnv): boolean {
-  return profile.auth === 'service' && profile.model === null && shellValue(env, profile.modelVar) === undefined && profile.ownModelPrefix !== null;
+  return profile.auth === 'service' && profile.model === null && shellValue(env, profile.modelVar) === undefined && (profile.ownModelPrefix !== null || profile.modelPick === 'always');
 }
 
 function settingVariables(profile: ClientProfile, env: NodeJS.ProcessEnv): string[] {
@@ -69,25 +69,32 @@ export function chooseModel(input: ModelChoiceInput): ModelChoice {
   const exported = shellValue(env, profile.modelVar);
   if (exported !== undefined) return { id: exported, source: 'shell', reason: `${profile.modelVar} is set in this shell`, override: OVERRIDE, variables: [], served: null, warning: null };
   if (profile.auth !== 'service') return none(`the ${profile.auth === 'vendor' ? 'vendor' : 'subscription'} path serves the client's own models`);
-  if (profile.ownModelPrefix === null) return none(`the ${profile.name} profile does not know which models the client asks for by itself, so gwctl picks none`);
+  if (profile.ownModelPrefix === null && profile.modelPick !== 'always') return none(`the ${profile.name} profile does not know which models the client asks for by itself, so gwctl picks none`);
   const list = input.list;
   if (!list) return none('the gateway was not asked for its models');
   if ('problem' in list) {
     return none('the gateway\'s model list could not be read, so the client keeps its own choice', { cause: list.problem.cause, message: `no model chosen: ${list.problem.observed}` });
   }
   const text = list.ids.filter(isTextModel);
-  const own = text.filter((id) => id.startsWith(profile.ownModelPrefix!));
+  const prefix = profile.ownModelPrefix;
+  const own = prefix === null ? [] : text.filter((id) => id.startsWith(prefix));
   const fallback = profile.clientDefaultModel;
   // The client's own choice works when the gateway serves its default; when the default is unknown,
-  // any model of the client's kind is taken as one it may ask for.
-  if (fallback ? text.includes(fallback) : own.length > 0) {
+  // any model of the client's kind is taken as one it may ask for. A client whose configuration
+  // must name a model ('always') gets one in any case.
+  if (profile.modelPick === 'own' && (fallback ? text.includes(fallback) : own.length > 0)) {
     return none(`the gateway serves ${fallback ?? `${profile.ownModelPrefix}… models (${own.slice(0, 3).join(', ')})`}, so the client's own choice is left alone`, null, list.ids);
   }
   if (text.length === 0) {
     return none('the gateway lists no text model', { cause: 'MODEL_NOT_AVAILABLE', message: `the gateway lists no text model for this key (${list.ids.join(', ') || 'an empty list'}), so the client's requests will be refused` }, list.ids);
   }
   const pick = own[0] ?? text[0]!;
-  const why = own.length > 0 ? `the gateway does not serve ${fallback}, the model the client asks for by itself; ${pick} is the first ${profile.ownModelPrefix}… model it serves` : `the gateway lists no ${profile.ownModelPrefix}… model, which the client asks for by itself; ${pick} is the first text model it serves`;
+  const why =
+    profile.modelPick === 'always'
+      ? `the client's configuration names a model the gateway serves; ${pick} is the first ${own.length > 0 ? `${prefix}… ` : 'text '}model it lists`
+      : own.length > 0
+        ? `the gateway does not serve ${fallback}, the model the client asks for by itself; ${pick} is the first ${prefix}… model it serves`
+        : `the gateway lists no ${prefix}… model, which the client asks for by itself; ${pick} is the first text model it serves`;
   return {
     id: pick,
     source: 'automatic',

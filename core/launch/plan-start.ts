@@ -20,6 +20,10 @@ import { startModel } from './start-model.ts';
 import { resolveCommand } from './resolve-command.ts';
 import { decideRoute, type RouteDecision, type StartWarning } from './route-decision.ts';
 import { HEALTH_TIMEOUT_MS } from '../client/proxy-client.ts';
+import { codexArgs } from './isolation/codex-isolation.ts';
+import type { IsolationSpec } from './isolation/isolation-spec.ts';
+import { planIsolation, type IsolationPlan } from './isolation/prepare-isolation.ts';
+import { inGitRepository } from './in-git-repository.ts';
 
 export interface StartRefusal {
   cause: CauseCode;
@@ -40,7 +44,12 @@ export interface StartPlan {
   /** Where the key was found and the one variable the client gets it in; null on the oauth path. */
   credential: { clientVar: string; foundIn: string | null; sources: string[] } | null;
   model: ModelChoice;
-  client: { command: string; path: string; args: string[]; env: Record<string, string | null> };
+  /** path null: not found (only on a dry run; a start refuses with a usage error). */
+  client: { command: string; path: string | null; args: string[]; env: Record<string, string | null> };
+  /** The launch's own temporary configuration; null = environment only. */
+  isolation: IsolationPlan | null;
+  /** Vendor credentials inherited from the shell and removed from the client's environment. */
+  stripped: string[];
   pinned: PinScan;
 }
 
@@ -109,26 +118,38 @@ function pinFindings(pinned: PinScan, env: NodeJS.ProcessEnv): StartWarning[] {
 export async function planStart(input: StartInput): Promise<PlannedStart> {
   const profile = clientProfile(input.settings, input.env, input.cwd);
   const service = serviceAddress(input.settings);
-  const path = resolveCommand(profile.command, input.env, input.cwd);
-  if (!path) {
+  const path = resolveCommand(profile.command, input.env, input.cwd) ?? null;
+  if (!path && !input.dryRun) {
     throw new SettingError(`The client command "${profile.command}" is not found on PATH.`, 'Install the client, or name it: `gwctl config set client.command /path/to/client` or `gwctl start --client <cmd>`.');
   }
-  const plane = executionPlane(input.env, path, input.procVersion);
-  const route = await decideRoute({ proxyUrl: input.settings.proxyUrl.value as string, service, auth: profile.auth, plane, http: input.http, timeoutMs: input.probeTimeoutMs ?? HEALTH_TIMEOUT_MS });
+  const plane = executionPlane(input.env, path ?? undefined, input.procVersion);
+  const route = await decideRoute({ proxyUrl: input.settings.proxyUrl.value as string, service, auth: profile.auth, protocol: profile.protocol, basePath: profile.basePath, plane, http: input.http, timeoutMs: input.probeTimeoutMs ?? HEALTH_TIMEOUT_MS });
   const pinned = findPinned({
     settingsFiles: profile.settingsFiles,
     shellFiles: shellStartupFiles(input.env),
     vars: { baseUrl: profile.baseUrlVar, token: profile.tokenVar, apiKey: profile.apiKeyVar },
   });
   const warnings = [...route.warnings, ...pinFindings(pinned, input.env)];
+  if (!path) warnings.unshift({ cause: 'CLIENT_NOT_FOUND', message: `the client command "${profile.command}" is not found on PATH; install it, or name it with --client <path> (gwctl config set client.command <path>)` });
   const credential = findCredential(profile, input.env);
   const prefix = profile.auth === 'service' && credential?.value ? lintKey(credential.value).find((f) => f.cause === 'KEY_PREFIX') : undefined;
   if (prefix) warnings.push({ cause: 'KEY_PREFIX', message: `${credential!.foundIn} (${maskCredential(credential!.value)}) ${prefix.detail}` });
   const refused = refusal(credential, profile.auth === 'service' ? service.root : "the client's default upstream", pinned, input.env);
   const model = await startModel({ profile, env: input.env, http: input.http, root: service.root, key: refused ? undefined : credential?.value, timeoutMs: input.requestTimeoutMs ?? 10_000 });
   if (model.warning) warnings.push(model.warning);
-  const { env, shown } = buildClientEnv(input.env, profile, route, model);
+  const { env, shown, stripped } = buildClientEnv(input.env, profile, route, model);
   const { warnings: _routeWarnings, ...routeFields } = route;
+  let isolation: { plan: IsolationPlan; spec: IsolationSpec } | null = null;
+  if (profile.isolation && profile.auth === 'service' && route.baseUrl) {
+    isolation = planIsolation(profile.isolation, { profile, env: input.env, cwd: input.cwd, args: input.clientArgs, baseUrl: route.baseUrl, model: model.id });
+    for (const note of isolation.plan.notes) warnings.push({ cause: 'BASE_URL_PINNED_IN_SETTINGS', message: note });
+  }
+  let args = input.clientArgs;
+  if (profile.name === 'codex') {
+    const adjusted = codexArgs(args, inGitRepository(input.cwd));
+    args = adjusted.args;
+    if (adjusted.note && isolation) isolation.plan.notes.push(adjusted.note);
+  }
   const plan: StartPlan = {
     schemaVersion: 1,
     ok: refused === null,
@@ -139,8 +160,10 @@ export async function planStart(input: StartInput): Promise<PlannedStart> {
     refused,
     credential: credential ? { clientVar: credential.clientVar, foundIn: credential.foundIn, sources: credential.sources } : null,
     model,
-    client: { command: profile.command, path, args: input.clientArgs, env: shown },
+    client: { command: profile.command, path, args, env: shown },
+    isolation: isolation?.plan ?? null,
+    stripped,
     pinned,
   };
-  return { plan, launch: { file: path, args: input.clientArgs, env, cwd: input.cwd } };
+  return { plan, launch: { file: path ?? profile.command, args, env, cwd: input.cwd, ...(isolation ? { isolation: { kind: isolation.plan.kind, spec: isolation.spec } } : {}) } };
 }

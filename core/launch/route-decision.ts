@@ -4,6 +4,7 @@
 import type { HttpGet } from '../client/http-get.ts';
 import { probeProxyHealth, type ProxyHealth, type ProxyState } from '../client/proxy-client.ts';
 import type { AuthPath } from '../config/client-profile.ts';
+import type { ClientProtocol } from '../config/client-profiles.ts';
 import type { ServiceAddress } from '../config/service-address.ts';
 import type { CauseCode } from '../doctor/cause-codes.ts';
 import type { ExecutionPlane } from './execution-plane.ts';
@@ -28,10 +29,16 @@ export interface RouteInput {
   proxyUrl: string;
   service: ServiceAddress;
   auth: AuthPath;
+  /** Only messages-protocol clients may go through the cache proxy; others always go direct. */
+  protocol?: ClientProtocol;
+  /** What the client's base address adds to {base_url} ('' or '/v1'). */
+  basePath?: '' | '/v1';
   plane: ExecutionPlane;
   http: HttpGet;
   timeoutMs: number;
 }
+
+const PROTOCOL_NAMES: Record<ClientProtocol, string> = { messages: 'messages protocol', responses: 'Responses API', gemini: 'Gemini API', chat: 'chat-completions API' };
 
 export function isLoopback(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
@@ -43,13 +50,17 @@ export async function routeFor(input: Omit<RouteInput, 'http' | 'timeoutMs'>, he
   const warnings: StartWarning[] = [];
   const proxyUrl = input.proxyUrl.replace(/(\/v1)+$/, '');
   if (proxyUrl !== input.proxyUrl) warnings.push({ cause: 'URL_DOUBLE_V1', message: `proxyUrl ${input.proxyUrl} ends with /v1; using ${proxyUrl}, since the client appends /v1/messages itself` });
-  if (input.auth === 'service' && input.service.hadV1) {
+  const protocol = input.protocol ?? 'messages';
+  if (input.auth === 'service' && input.service.hadV1 && protocol === 'messages') {
     warnings.push({ cause: 'URL_DOUBLE_V1', message: `baseUrl ends with /v1; the messages client's base address is ${input.service.root} without it (the client appends /v1/messages), so /v1 was removed` });
   }
-  const direct = input.auth === 'service' ? input.service.root : null;
+  const direct = input.auth === 'service' ? `${input.service.root}${input.basePath ?? ''}` : null;
   const directWhere = direct ?? "the client's default upstream";
   const goDirect = (reason: string, proxy: RouteDecision['proxy']): RouteDecision => ({ kind: 'direct', baseUrl: direct, reason: `${reason}; starting directly against ${directWhere}`, proxy, warnings });
 
+  if (protocol !== 'messages') {
+    return goDirect(`the cache proxy is for messages-protocol clients, and this client speaks the ${PROTOCOL_NAMES[protocol]}`, { url: proxyUrl, state: 'not-probed', observed: 'not probed' });
+  }
   if (input.plane.mismatch) {
     return goDirect(`the proxy route is refused: ${input.plane.observed} (client, runtime, variables and proxy must all run in the same WSL environment)`, { url: proxyUrl, state: 'not-probed', observed: 'not probed' });
   }

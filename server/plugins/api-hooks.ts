@@ -156,6 +156,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
     outputTokens,
     sessionId: clientSessionId(request.headers),
     outcome: state.outcome,
+    ...(state.requestedModel ? { requestedModel: state.requestedModel } : {}),
     at: Date.now(),
     latencyMs: elapsedMs,
   };

@@ -37,7 +37,11 @@ export class AliasTable {
 }
 
 /**
- * The embedded default (demo provider only) answers the default model names of the Gemini CLI with
- * the demo model, so `gemini -p` works against a fresh gateway with nothing configured.
+ * The embedded default (demo provider only) answers the default model names of the Gemini CLI and
+ * of Claude Code (claude-opus-…, with or without a [1m] suffix) with the demo model, so `gemini -p`
+ * and `claude -p` work against a fresh gateway with nothing configured, even without a model set.
  */
-export const EMBEDDED_ALIASES: readonly ModelAlias[] = [{ name: 'gemini-*', model: 'demo-chat' }];
+export const EMBEDDED_ALIASES: readonly ModelAlias[] = [
+  { name: 'gemini-*', model: 'demo-chat' },
+  { name: 'claude-*', model: 'demo-chat' },
+];

@@ -126,6 +126,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
   const candidates = deps.router.candidates(options.modelName).filter((r) => r.model.kind === options.kind);
   if (candidates.length === 0) throw unknownModel(deps, request, options);
   request.gateway.model = candidates[0]!.model.id;
+  if (options.modelName !== request.gateway.model) request.gateway.requestedModel = options.modelName;
   if (request.gateway.auth) checkModelAllowed(request.gateway.auth, options.modelName, request.gateway.model);
 
   const headers = protocolHeaders(request);

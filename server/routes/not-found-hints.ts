@@ -1,5 +1,5 @@
 // 404 answers that say what the caller probably meant: a doubled /v1, the other listener,
-// or a missing /v1 in a chat-completions base URL.
+// or a missing /v1 in a chat-completions or AI-SDK messages base URL.
 import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewaySettings } from '../gateway-deps.ts';
@@ -43,6 +43,14 @@ export function textNotFound(settings: GatewaySettings) {
     if (doubled) return doubled;
     if (IMAGE_PATHS.test(path)) {
       return new GatewayError(404, 'wrong_address', `Image generation is not served on the text API address. Use the image API: ${settings.publicImageUrl}/v1/images/generations.`);
+    }
+    if (/^\/messages(\/|$)/.test(path)) {
+      // AI-SDK clients (OpenCode, Kilo, Cline with @ai-sdk/anthropic) append /messages to their base URL.
+      return new GatewayError(
+        404,
+        'missing_v1',
+        `Unknown path ${path}: messages are served at ${settings.publicUrl}/v1/messages. Add /v1 to this client's base URL (${settings.publicUrl}/v1): it appends /messages itself. Clients that append /v1/messages (the Anthropic SDK) take ${settings.publicUrl} without /v1.`,
+      );
     }
     if (!path.startsWith('/v1/') && TEXT_PATHS.test(path)) {
       return new GatewayError(404, 'missing_v1', `Unknown path ${path}. The API lives under /v1: use ${settings.publicUrl}/v1 as a chat-completions base URL (requests go to ${settings.publicUrl}/v1${path}).`);

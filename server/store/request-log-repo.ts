@@ -17,6 +17,8 @@ export interface RequestLogInput {
   latencyMs: number;
   sessionId?: string;
   outcome?: string;
+  /** The name the client asked for, when it differs from `model` (a model alias). */
+  requestedModel?: string;
 }
 
 export interface RequestLogRecord {
@@ -32,6 +34,7 @@ export interface RequestLogRecord {
   latencyMs: number;
   sessionId: string | null;
   outcome: string | null;
+  requestedModel: string | null;
 }
 
 export type StatusClass = 2 | 3 | 4 | 5;
@@ -50,10 +53,10 @@ export interface RequestLogQuery {
   limit: number;
 }
 
-/** Rows per INSERT on PostgreSQL: 10 parameters a row, well under its bound of 65,535. */
+/** Rows per INSERT on PostgreSQL: 11 parameters a row, well under its bound of 65,535. */
 const ROWS_PER_INSERT = 500;
 
-const COLUMNS = ['at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome'] as const;
+const COLUMNS = ['at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome', 'requested_model'] as const;
 const INSERT_INTO = `insert into request_log (${COLUMNS.join(', ')}) values `;
 const INSERT_ONE = `${INSERT_INTO}(${COLUMNS.map(() => '?').join(', ')})`;
 
@@ -84,6 +87,7 @@ const rowOf = (e: RequestLogInput): unknown[] => [
   count(e.latencyMs),
   e.sessionId ?? null,
   e.outcome ?? null,
+  e.requestedModel ?? null,
 ];
 
 const toMs = (cutoff: string | number): number => {
@@ -112,7 +116,7 @@ export class RequestLogRepo {
         const params: unknown[] = [];
         for (let j = i; j < end; j += 1) {
           const e = entries[j]!;
-          params.push(Math.floor(e.at), e.userId, e.keyId, e.model, e.status, count(e.inputTokens), count(e.outputTokens), count(e.latencyMs), e.sessionId ?? null, e.outcome ?? null);
+          params.push(Math.floor(e.at), e.userId, e.keyId, e.model, e.status, count(e.inputTokens), count(e.outputTokens), count(e.latencyMs), e.sessionId ?? null, e.outcome ?? null, e.requestedModel ?? null);
         }
         const text = end - i === ROWS_PER_INSERT ? INSERT_FULL : multiRowInsert(end - i);
         await trx.executeQuery(CompiledQuery.raw(text, params));
@@ -143,6 +147,7 @@ export class RequestLogRepo {
       latencyMs: Number(r.latency_ms),
       sessionId: r.session_id,
       outcome: r.outcome,
+      requestedModel: r.requested_model ?? null,
     }));
   }
 

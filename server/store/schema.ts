@@ -147,6 +147,8 @@ export interface RequestLogTable {
   latency_ms: number;
   session_id: string | null;
   outcome: string | null;
+  /** The name the client asked for, when an alias served it under another model (migration 0013). */
+  requested_model: string | null;
 }
 
 export interface ImageHistoryTable {

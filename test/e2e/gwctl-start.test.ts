@@ -177,11 +177,17 @@ test('WSL with a Windows client → the proxy route is refused; dry run reports 
   assert.equal(healthy.healthRequests > 0, true);
 });
 
-test('usage errors exit 2: unknown option, client not found', async () => {
+test('usage errors exit 2: unknown option, client not found (a dry run shows the plan with CLIENT_NOT_FOUND)', async () => {
   const s = user(healthy, { MSGAPI_AUTH_TOKEN: key });
   assert.equal((await gwctl(['start', '--bogus'], s.env)).code, 2);
-  const missing = await gwctl(['start', '--client', 'no-such-client-xyz', '--dry-run'], s.env);
+  const missing = await gwctl(['start', '--client', 'no-such-client-xyz'], s.env);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /"no-such-client-xyz" is not found on PATH/);
+  const dry = await gwctl(['start', '--client', 'no-such-client-xyz', '--dry-run', '--json'], s.env);
+  assert.equal(dry.code, 0, dry.err);
+  const plan = JSON.parse(dry.out);
+  assert.equal(plan.client.path, null);
+  assert.ok(plan.warnings.some((w: { cause: string }) => w.cause === 'CLIENT_NOT_FOUND'), dry.out);
+  assert.equal(plan.route.kind, 'proxy');
   assert.ok(!existsSync(join(s.home, '.local', 'state', 'gwctl')), 'no state written');
 });

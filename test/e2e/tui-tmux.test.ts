@@ -119,7 +119,7 @@ test('open, verify, diagnose, start the client and come back, quit', async () =>
   press('3');
   await until('the status picker', 'What did the client show?', '› No status');
   press('Enter');
-  const diagnose = await until('the diagnosis', 'Diagnosis (no status given)', '✔ plane.same', '✔ proxy.running', 'OK: 9 passed, 0 warnings, 0 failed, 0 skipped', /rows 1–\d+ of \d+ ↓ · j\/k scroll/);
+  const diagnose = await until('the diagnosis', 'Diagnosis (no status given)', '✔ plane.same', '✔ proxy.running', 'OK: 10 passed, 0 warnings, 0 failed, 0 skipped', /rows 1–\d+ of \d+ ↓ · j\/k scroll/);
   assert.match(flat(diagnose), /✔ client\.base-url ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:\d+ \(in this shell\): the proxy route/);
   press('G');
   const end = await until('the end of the diagnosis', /↑ rows \d+–(\d+) of \1 · j\/k scroll/, '✔ direct.request');

@@ -15,6 +15,28 @@ export const CODEX_CLI = { name: '@openai/codex', version: '0.169.0', bin: 'code
 /** Gemini CLI: one bundled package, no dependencies beyond optional native helpers (node-pty, keytar). */
 export const GEMINI_CLI = { name: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' } as const;
 
+/** OpenCode: a Node launcher whose native binary comes in a platform optionalDependency. */
+export const OPENCODE = { name: 'opencode-ai', version: '1.18.33', bin: 'opencode' } as const;
+/**
+ * Qwen Code: one bundled package. It declares Node >= 22 in `engines` but runs on Node 20 (the
+ * project's floor); npm only warns about the engine when installing it.
+ */
+export const QWEN_CODE = { name: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' } as const;
+
+/** Variables that keep OpenCode on the configured provider alone (no update check, no models.dev catalogue, no sharing). */
+export const OPENCODE_OFFLINE_ENV = { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' } as const;
+
+/** ~/.qwen/settings.json keys that keep Qwen Code off the network beyond the API (no telemetry, statistics or update checks). */
+export function qwenSettings(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    general: { enableAutoUpdate: false, disableAutoUpdate: true, disableUpdateNag: true },
+    security: { folderTrust: { enabled: false } },
+    ...extra,
+  };
+}
+
 export interface RealClient {
   name: string;
   version: string;
@@ -89,7 +111,7 @@ export function installRealClient(client: RealClient): Promise<string> {
 function isolatedEnv(home: string, extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(ANTHROPIC_|CLAUDE_|CODEX_|MSGAPI_|GWCTL_|OPENAI_|XDG_|NODE_|npm_)/i.test(name) || /_proxy$/i.test(name)) continue;
+    if (/^(ANTHROPIC_|CLAUDE_|CODEX_|MSGAPI_|GWCTL_|OPENAI_|GEMINI_|GOOGLE_|OPENCODE_|QWEN_|DASHSCOPE_|XDG_|NODE_|npm_)/i.test(name) || /_proxy$/i.test(name)) continue;
     env[name] = value;
   }
   Object.assign(env, {

@@ -9,9 +9,11 @@ import type { GatewayDeps, GatewaySettings } from '../../server/gateway-deps.ts'
 import { MemoryBudgetCounter } from '../../server/limits/budget-counter.ts';
 import { RateLimiter } from '../../server/limits/rate-limiter.ts';
 import { DemoProvider } from '../../server/providers/demo/demo-provider.ts';
+import type { ModelAlias } from '../../server/providers/model-aliases.ts';
 import { ModelRouter } from '../../server/providers/model-router.ts';
 import type { Provider } from '../../server/providers/provider.ts';
 import { Store } from '../../server/store/store.ts';
+import { RequestLog } from '../../server/usage/request-log.ts';
 import { UsageMeter } from '../../server/usage/usage-meter.ts';
 
 export interface TestGateway {
@@ -34,13 +36,17 @@ export interface TestGatewayOptions {
   now?: () => number;
   /** Settings beyond the defaults of these tests (trusted proxies, HSTS, key cap, idle timeout). */
   settings?: Partial<GatewaySettings>;
+  /** Model aliases of the providers file. */
+  aliases?: ModelAlias[];
+  /** Keep a request log (flushed by the test). */
+  requestLog?: boolean;
 }
 
 export async function createTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gwctl-test-'));
   const databaseUrl = `sqlite://${join(dataDir, 'gateway.db')}`;
   const store = await Store.open(databaseUrl);
-  const router = new ModelRouter(options.providers ?? [new DemoProvider({ chunkDelayMs: 0 })]);
+  const router = new ModelRouter(options.providers ?? [new DemoProvider({ chunkDelayMs: 0 })], { aliases: options.aliases });
   const deps: GatewayDeps = {
     store,
     authenticator: new KeyAuthenticator(store.keys, store.users, { changedElsewhere: store.database.changedElsewhere }),
@@ -50,6 +56,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     usage: new UsageMeter(store.usage),
     settings: { publicUrl: 'http://gw.test', publicImageUrl: 'http://img.gw.test', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, ...options.settings },
     now: options.now,
+    ...(options.requestLog ? { requestLog: new RequestLog(store.requestLog) } : {}),
   };
   const text = buildTextApp(deps);
   const image = buildImageApp(deps);

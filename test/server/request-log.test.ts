@@ -1,7 +1,8 @@
 // The request log's buffer (no write per request, batches, the bound and its drop count, a failed
 // flush keeps its entries), its repository on SQLite and PostgreSQL (keyset paging, also across
 // entries of the same millisecond, filters, pruning by age from the oldest ids, stopping at the first
-// batch inside the retention period) and migration 0012 (rows of the old shape kept, in order).
+// batch inside the retention period), migration 0012 (rows of the old shape kept, in order) and the
+// name the client asked for beside the model that served it (migration 0013, a model alias).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,6 +131,7 @@ async function exerciseRepo(store: Store): Promise<void> {
       status: i % 10 === 0 ? 429 : i % 25 === 0 ? 502 : 200,
       sessionId: i === 7 ? 'session-7' : undefined,
       outcome: i === 9 ? 'client_aborted' : undefined,
+      requestedModel: i === 7 ? 'claude-opus-4-8' : undefined,
       latencyMs: i === 8 ? -3 : 12.4,
     }));
     if (i === 3) entries.push(entry(3, { userId: 'someone-else' }));
@@ -147,8 +149,10 @@ async function exerciseRepo(store: Store): Promise<void> {
   assert.equal(typeof seven.id, 'number');
   assert.deepEqual(
     { ...seven, id: undefined },
-    { id: undefined, at: T0 + 7_000, keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null },
+    { id: undefined, at: T0 + 7_000, keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null, requestedModel: 'claude-opus-4-8' },
   );
+  const nine = (await repo.list({ userId: 'u1', limit: 1, until: T0 + 9_001, since: T0 + 9_000 }))[0]!;
+  assert.equal(nine.requestedModel, null, 'no alias: no requested name beside the model');
   const eight = (await repo.list({ userId: 'u1', limit: 1, until: T0 + 8_001, since: T0 + 8_000 }))[0]!;
   assert.equal(eight.latencyMs, 0, 'counts are whole and never negative');
 
@@ -281,7 +285,7 @@ async function exerciseMigration(db: Kysely<any>, open: () => Promise<Store>, po
     assert.deepEqual(rows.map((r) => Number(r.id)), [1, 2, 3, 4], 'ids numbered in (at, id) order');
     assert.deepEqual(
       rows.map((r) => ({ ...r, id: undefined, at: Number(r.at), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens) })),
-      MIGRATED.map((r) => ({ ...r, id: undefined, at: Date.parse(r.at) })),
+      MIGRATED.map((r) => ({ ...r, id: undefined, at: Date.parse(r.at), requested_model: null })),
       'every value kept, times as epoch ms',
     );
     const page = await store.requestLog.list({ userId: 'u1', limit: 10 });
@@ -297,8 +301,9 @@ async function exerciseMigration(db: Kysely<any>, open: () => Promise<Store>, po
     await store.close();
   }
 
-  // And back: 0009's shape, the same rows and times, text ids in the same order.
-  assert.equal((await migrator.migrateDown()).error, undefined);
+  // And back (through 0013, which drops the requested name): 0009's shape, the same rows and times,
+  // text ids in the same order.
+  assert.equal((await migrator.migrateTo('0011-conversation-settings')).error, undefined);
   const back = (await sql<Record<string, unknown>>`select * from request_log order by id`.execute(db)).rows;
   assert.deepEqual(back.map((r) => r.at), [...MIGRATED.map((r) => r.at), new Date(T0 + 10_000).toISOString()]);
   assert.ok(back.every((r) => typeof r.id === 'string' && /^req_\d{19}$/.test(r.id)));

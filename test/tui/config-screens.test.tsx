@@ -20,7 +20,7 @@ test('client config: entries per client, pinned entries masked; c cleans after c
   await app.press('6');
   const frame = flat(await app.waitFor('gwctl › Client config', 'Chat-completions client', 'Pinned in client settings'));
   assert.match(frame, /Base URL http:\/\/gw\.test:8080\/v1 \(must end with \/v1\)/);
-  assert.match(frame, /Base URL http:\/\/gw\.test:8080 \(without \/v1: the client appends \/v1\/messages\)/);
+  assert.match(frame, /Base URL http:\/\/gw\.test:8080 \(without \/v1 for Anthropic-SDK clients \(they append \/v1\/messages\); AI-SDK clients/);
   assert.match(frame, /API key <API_KEY> \(your own key; never share it\)/);
   assert.match(frame, /note: imageBaseUrl is not set/);
   assert.match(frame, /✖ ~\/\.claude\/settings\.json env\.ANTHROPIC_BASE_URL=http:\/\/gw\.test:8080\/v1/);

@@ -24,7 +24,7 @@ test('healthy proxy: the plan shows the proxy route, masked variables; enter han
   await app.press('2');
   const frame = flat(await app.waitFor('gwctl › Start client', 'Route', 'proxy → http://127.0.0.1:9801', 'no pinned base address'));
   assert.match(frame, /Why +the proxy is healthy \(GET http:\/\/127\.0\.0\.1:9801\/health → 200/);
-  assert.match(frame, new RegExp(`Client +${m.sandbox.bin}/claude`));
+  assert.match(frame, new RegExp(`Client +claude ${m.sandbox.bin}/claude`));
   assert.match(frame, /ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:9801 +ANTHROPIC_AUTH_TOKEN=sk-…Ab12 +ANTHROPIC_API_KEY unset/);
   assert.match(frame, /Afterwards +back to gwctl \(setting tui\.afterClient\)/);
   await app.press(KEY.enter);
@@ -116,3 +116,26 @@ test('coming back from the client: the Start screen shows its exit code; esc goe
 function waitExit(exits: unknown[]): Promise<boolean> {
   return waitFor(() => exits.length > 0, { timeoutMs: 5000, what: 'the app to hand over' });
 }
+
+test('c chooses another client: the Codex plan (direct route, /v1, its own CODEX_HOME, a served model); the handover carries the isolation', async () => {
+  const m = setup({ env: { MSGAPI_AUTH_TOKEN: TEST_KEY, OPENAI_API_KEY: 'sk-openai-vendor-key-123' } });
+  writeFileSync(join(m.sandbox.bin, 'codex'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  const app = renderApp(m.deps);
+  await app.press('2');
+  await app.waitFor('proxy → http://127.0.0.1:9801');
+  await app.press('c');
+  const frame = flat(await app.waitFor('Client', 'codex', 'Isolated', 'CODEX_HOME'));
+  assert.match(frame, /direct → http:\/\/[^ ]+\/v1/);
+  assert.match(frame, /the cache proxy is for messages-protocol clients/);
+  // The harness keeps the key in ANTHROPIC_AUTH_TOKEN too: a vendor variable for Codex.
+  assert.match(frame, /Stripped +ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY/);
+  assert.match(frame, /gwctl start --profile codex/);
+  await app.press(KEY.enter);
+  await waitExit(app.exits);
+  const h = handoverOf(app.exits);
+  assert.equal(h.request.file, join(m.sandbox.bin, 'codex'));
+  assert.equal(h.request.isolation?.kind, 'codex');
+  assert.match(h.request.isolation!.spec.files[0]!.content, /wire_api = "responses"/);
+  assert.equal(h.request.env.OPENAI_API_KEY, undefined, 'the vendor key stays away from the client');
+  assert.equal(h.request.env.MSGAPI_AUTH_TOKEN, TEST_KEY, 'Codex reads the key through env_key');
+});

@@ -3,6 +3,9 @@
 // would be backed up and removed (a dry run of core/client-settings/clean-pinned.ts). Going ahead
 // plans again (the proxy may have changed meanwhile), cleans for real and hands the terminal over.
 import { useCallback, useEffect, useState } from 'react';
+import { PROFILE_NAMES, type ProfileName } from '../../core/config/client-profiles.ts';
+import { resolveSettings } from '../../core/config/resolve-settings.ts';
+import { SettingsFile } from '../../core/config/settings-file.ts';
 import { BackupManifest } from '../../core/client-settings/backup-manifest.ts';
 import { cleanPinned, type CleanReport } from '../../core/client-settings/clean-pinned.ts';
 import type { LaunchRequest } from '../../core/launch/launch-client.ts';
@@ -46,20 +49,24 @@ export function useStartClient() {
   const { settings, problem } = useSettings();
   const [goProblem, setGoProblem] = useState<ProblemInfo | null>(null);
   const [override, setOverride] = useState<StartPreview | null>(null);
+  /** The client chosen on this screen (c cycles through the profiles); null = the configured one. */
+  const [chosen, setChosen] = useState<ProfileName | null>(null);
   const tilde = useCallback((path: string) => tildePath(path, deps.env), [deps.env]);
 
   const look = useCallback(async (): Promise<StartPreview> => {
     if (!settings) throw new ProblemError(problem);
-    const { plan, launch } = await planStart({ settings, env: deps.env, cwd: deps.cwd, clientArgs: [], dryRun: true, http: deps.http, procVersion: deps.procVersion, probeTimeoutMs: deps.probeTimeoutMs });
+    const effective = chosen && chosen !== settings['client.profile'].value ? resolveSettings({ file: new SettingsFile(deps.env), env: deps.env, flags: { ...deps.flags, 'client.profile': chosen } }) : settings;
+    const { plan, launch } = await planStart({ settings: effective, env: deps.env, cwd: deps.cwd, clientArgs: [], dryRun: true, http: deps.http, procVersion: deps.procVersion, probeTimeoutMs: deps.probeTimeoutMs });
     const changes = plan.refused ? null : cleanPinned({ entries: plan.pinned.entries, dryRun: true, now: deps.now(), manifest: new BackupManifest(deps.env) });
     return { plan, launch, changes, afterClient: settings['tui.afterClient'].value === 'exit' ? 'exit' : 'return', changedSinceReview: false };
-  }, [deps, settings, problem]);
+  }, [deps, settings, problem, chosen]);
 
   const preview = useTask(look);
   const { run: runPreview } = preview;
+  // Again whenever another client is chosen (run always calls the latest look).
   useEffect(() => {
     void runPreview();
-  }, [runPreview]);
+  }, [runPreview, chosen]);
 
   const reviewed = override ?? (preview.state.phase === 'done' ? preview.state.value : null);
 
@@ -93,5 +100,14 @@ export function useStartClient() {
     }
   }, [reviewed, look, deps, session, tilde]);
 
-  return { preview: preview.state, reviewed, refresh, go, goProblem, tilde };
+  /** The next client profile (custom only when a client command is configured for it). */
+  const nextClient = useCallback(() => {
+    const current = chosen ?? ((settings?.['client.profile'].value as ProfileName | undefined) ?? 'claude');
+    const names = PROFILE_NAMES.filter((n) => n !== 'custom' || current === 'custom');
+    setOverride(null);
+    setGoProblem(null);
+    setChosen(names[(names.indexOf(current) + 1) % names.length]!);
+  }, [chosen, settings]);
+
+  return { preview: preview.state, reviewed, refresh, go, goProblem, tilde, nextClient };
 }

@@ -1,5 +1,6 @@
-// Start client: the plan of a safe start (route and why, client, variables with the credential
-// masked, warnings, settings to back up and clean), a confirmation when files will change, then the
+// Start client: the client to start (c chooses another profile) and the plan of a safe start (route
+// and why, client, model, its temporary configuration, stripped vendor credentials, variables with
+// the credential masked, warnings, settings to back up and clean), a confirmation when files will change, then the
 // terminal goes to the client until it exits.
 /** @jsxRuntime automatic @jsxImportSource react */
 import { Box, Text } from 'ink';
@@ -28,6 +29,7 @@ const START_HELP = {
   ],
   keys: [
     ['enter', 'start the client'],
+    ['c', 'choose another client (claude, codex, gemini, opencode, qwen)'],
     ['r', 'look again'],
     ['j k', 'scroll'],
   ] as const,
@@ -36,7 +38,7 @@ const START_HELP = {
 export function StartScreen() {
   const session = useSession();
   const theme = session.theme;
-  const { preview, reviewed, refresh, go, goProblem, tilde } = useStartClient();
+  const { preview, reviewed, refresh, go, goProblem, tilde, nextClient } = useStartClient();
   const [confirming, setConfirming] = useState(false);
   const [going, setGoing] = useState(false);
   const viewport = Math.max(3, session.bodyHeight - 2);
@@ -62,6 +64,10 @@ export function StartScreen() {
     if (going) return false;
     if (input === 'r') {
       refresh();
+      return true;
+    }
+    if (input === 'c') {
+      nextClient();
       return true;
     }
     if (key.return && reviewed && !reviewed.plan.refused) {
@@ -95,7 +101,9 @@ export function StartScreen() {
           {plan.route.reason}
         </Field>
         <Field label="Client" theme={theme}>
-          {[plan.client.path, ...plan.client.args].join(' ')} (profile {plan.profile})
+          <Text>
+            <Text bold>{plan.profile}</Text> {[plan.client.path ?? `${plan.client.command} (not installed)`, ...plan.client.args].join(' ')}
+          </Text>
         </Field>
         {!plan.refused && (
           <Field label="Model" theme={theme}>
@@ -107,6 +115,16 @@ export function StartScreen() {
             .map(([k, v]) => (v === null ? `${k} unset` : `${k}=${v}`))
             .join('  ')}
         </Field>
+        {plan.isolation && (
+          <Field label="Isolated" theme={theme}>
+            {`${Object.keys(plan.isolation.env).join(', ')} → a temporary ${plan.isolation.files.join(', ')} (removed when the client exits)${plan.isolation.carried.length ? `; kept: ${plan.isolation.carried.map(tilde).join('; ')}` : ''}`}
+          </Field>
+        )}
+        {plan.stripped.length > 0 && (
+          <Field label="Stripped" theme={theme}>
+            {`${plan.stripped.join(', ')} (vendor credentials in this shell, kept away from the client)`}
+          </Field>
+        )}
         {plan.warnings
           .filter((w) => !w.removedByStart)
           .map((w, i) => (
@@ -144,6 +162,7 @@ export function StartScreen() {
                 {going ? ' starting…' : 'enter'}
               </Text>
               {going ? '' : ` start ${plan.client.command}${changes.length ? ' (asks before changing files)' : ''}`}
+              {going ? '' : plan.client.path ? '' : ' (not installed: the start will fail)'}
             </Text>
           </>
         )}
@@ -152,7 +171,7 @@ export function StartScreen() {
     );
   }
   return (
-    <ScreenFrame title="Start client" hints={confirming ? [['y', 'back up, clean and start'], ['n', 'cancel']] : [['enter', 'start'], ['r', 'look again'], ['j/k', 'scroll'], BACK, HELP]} help={START_HELP}>
+    <ScreenFrame title="Start client" hints={confirming ? [['y', 'back up, clean and start'], ['n', 'cancel']] : [['enter', 'start'], ['c', 'client'], ['r', 'look again'], ['j/k', 'scroll'], BACK, HELP]} help={START_HELP}>
       {last && (
         <Text color={theme.color(last.exitCode === 0 ? 'pass' : 'warn')}>
           {last.exitCode === 0 ? theme.symbols.pass : theme.symbols.warn} {last.command} exited with code {last.exitCode}
@@ -171,7 +190,7 @@ export function StartScreen() {
           {body}
         </ScrollBox>
       )}
-      <ByHand command="gwctl start   (gwctl start --dry-run shows the plan only)" theme={theme} />
+      <ByHand command={`gwctl start${plan && plan.profile !== 'claude' ? ` --profile ${plan.profile}` : ''}   (--dry-run shows the plan only)`} theme={theme} />
     </ScreenFrame>
   );
 }

@@ -20,13 +20,15 @@ export function configSetCommand(ctx: CliContext): CommandModule<object, Args> {
     describe: 'Store a setting in the settings file (0600); keys are never stored',
     builder: (y) =>
       y
-        .positional('key', { type: 'string', describe: 'Setting name, e.g. baseUrl' })
+        .positional('key', { type: 'string', describe: 'Setting name, e.g. baseUrl; profile is short for client.profile' })
         .positional('value', { type: 'string', describe: 'Value; for client.settingsFiles a JSON array or paths separated by ":"' })
         .parserConfiguration({ 'parse-positional-numbers': false })
         .option('json', { type: 'boolean', default: false, describe: 'Print {"key","value","file"}' }) as never,
     handler: (args) => {
-      if (!SETTING_DEFINITIONS.some((d) => d.key === args.key)) throw settingKeys.unknown(args.key);
-      const stored = settingsOptions.guard(() => storeSetting(ctx.env, args.key, String(args.value)));
+      // `profile` is short for client.profile (gwctl config set profile codex).
+      const key = args.key === 'profile' ? 'client.profile' : args.key;
+      if (!SETTING_DEFINITIONS.some((d) => d.key === key)) throw settingKeys.unknown(args.key);
+      const stored = settingsOptions.guard(() => storeSetting(ctx.env, key, String(args.value)));
       if (args.json) ctx.stdout(toJson({ key: stored.key, value: stored.value, file: stored.file }));
       else ctx.stdout(`${stored.key} = ${settingValueText(stored.value!)}  (saved to ${stored.file})\n`);
       if ((args.key === 'baseUrl' || args.key === 'imageBaseUrl') && typeof stored.value === 'string' && /\/v1\/?$/.test(stored.value)) {

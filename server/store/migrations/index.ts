@@ -12,6 +12,7 @@ import * as requestLog from './0009-request-log.ts';
 import * as imageHistory from './0010-image-history.ts';
 import * as conversationSettings from './0011-conversation-settings.ts';
 import * as requestLogCompact from './0012-request-log-compact.ts';
+import * as requestLogRequestedModel from './0013-request-log-requested-model.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010-image-history': imageHistory,
   '0011-conversation-settings': conversationSettings,
   '0012-request-log-compact': requestLogCompact,
+  '0013-request-log-requested-model': requestLogRequestedModel,
 };
 
 export const migrationProvider: MigrationProvider = {

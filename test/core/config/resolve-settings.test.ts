@@ -66,7 +66,12 @@ test('profiles supply the client defaults; an explicit variable-name setting win
   const noCommand = resolveSettings({ file, env: { GWCTL_CLIENT_PROFILE: 'custom' } });
   assert.equal(noCommand['client.command'].value, null);
   assert.throws(() => clientProfile(noCommand, {}, '/w'), (e: unknown) => e instanceof SettingError && /client\.command is not set/.test(e.message) && /gwctl config set client\.command/.test(e.remedy ?? ''));
-  assert.throws(() => resolveSettings({ file, env: { GWCTL_CLIENT_PROFILE: 'codex' } }), /must be one of claude, custom/);
+  assert.throws(() => resolveSettings({ file, env: { GWCTL_CLIENT_PROFILE: 'cline' } }), /must be one of claude, codex, gemini, opencode, qwen, custom/);
+  // Every named client has its own variables; a vendor-named key variable is looked at after the neutral name.
+  const qwen = clientProfile(resolveSettings({ file, env: { GWCTL_CLIENT_PROFILE: 'qwen' } }), {}, '/w');
+  assert.deepEqual([qwen.command, qwen.protocol, qwen.basePath, qwen.baseUrlVar, qwen.tokenSources, qwen.isolation], ['qwen', 'chat', '/v1', 'OPENAI_BASE_URL', ['MSGAPI_AUTH_TOKEN', 'OPENAI_API_KEY'], 'qwen']);
+  const codex = clientProfile(resolveSettings({ file, env: { GWCTL_CLIENT_PROFILE: 'codex' } }), {}, '/w');
+  assert.deepEqual([codex.protocol, codex.tokenSources, codex.modelPick], ['responses', ['MSGAPI_AUTH_TOKEN'], 'always']);
   assert.deepEqual(resolveSettings({ file, env: { GWCTL_BACKGROUND_MODEL_VARS: 'A_MODEL, B_MODEL' } })['client.backgroundModelVars'].value, ['A_MODEL', 'B_MODEL']);
   assert.throws(() => resolveSettings({ file, env: { GWCTL_BACKGROUND_MODEL_VARS: 'A-MODEL' } }), /not an environment variable name/);
 });

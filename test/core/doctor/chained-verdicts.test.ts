@@ -22,7 +22,7 @@ test('proxy → an upstream that does not answer → 502: one verdict, set the u
         'systemctl --user daemon-reload && systemctl --user restart cache-fix-proxy',
         `ANTHROPIC_BASE_URL=${BASE} claude   # direct, until the proxy is fixed`,
       ],
-      evidence: ['messages.request PROXY_FAULT', 'fault.locate PROXY_FAULT', 'status.classify PROXY_FAULT'],
+      evidence: ['messages.request PROXY_FAULT', 'fault.locate PROXY_FAULT', 'status.classify PROXY_FAULT', 'client.found CLIENT_NOT_FOUND'],
     },
   );
   assert.match(report.verdict.observed, /got 502 from the proxy itself, not from the service: it forwards to an address that does not answer, although the definition names https:\/\/gw\.example\.com: the running proxy was started with other settings/);
@@ -47,7 +47,7 @@ test('key deleted → 401 through the proxy: KEY_REJECTED, a new key from /keys,
       cause: 'KEY_REJECTED',
       check: 'messages.request',
       commands: [`read -rs ANTHROPIC_AUTH_TOKEN && export ANTHROPIC_AUTH_TOKEN   # paste the key (a new one from ${BASE}/keys if it was deleted)`, 'gwctl verify'],
-      evidence: ['direct.request KEY_REJECTED', 'status.classify KEY_REJECTED'],
+      evidence: ['direct.request KEY_REJECTED', 'status.classify KEY_REJECTED', 'client.found CLIENT_NOT_FOUND'],
     },
   );
   assert.match(report.verdict.remedy!, /^A deleted key is gone for good: create a new one on https:\/\/gw\.example\.com\/keys/);
@@ -64,7 +64,7 @@ test('settings pin → wrong route: the pin is the root cause, the wrong base ad
       cause: 'BASE_URL_PINNED_IN_SETTINGS',
       check: 'client.settings-pins',
       commands: ['gwctl start --dry-run   # lists what would change', 'gwctl start', 'gwctl start --restore   # undo'],
-      evidence: ['client.base-url BASE_URL_NOT_PROXY', 'status.classify BASE_URL_PINNED_IN_SETTINGS'],
+      evidence: ['client.base-url BASE_URL_NOT_PROXY', 'status.classify BASE_URL_PINNED_IN_SETTINGS', 'client.found CLIENT_NOT_FOUND'],
     },
   );
   assert.match(report.verdict.observed, /~\/\.claude\/settings\.json env\.ANTHROPIC_BASE_URL=https:\/\/old\.example\.com/);

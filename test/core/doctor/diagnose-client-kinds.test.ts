@@ -17,7 +17,7 @@ test('the claude and custom profiles are messages clients: the proxy checks run'
 
 test('a chat client: its base URL {base_url}/v1 and key, no proxy check, no messages request', async () => {
   const { report, gets, posts } = await diagnose({ client: 'chat', env: { ANTHROPIC_AUTH_TOKEN: KEY } });
-  assert.deepEqual(report.checks.map((c) => c.id), ['key.format', 'direct.request']);
+  assert.deepEqual(report.checks.map((c) => c.id), ['client.found', 'key.format', 'direct.request']);
   assert.deepEqual(gets, [`${BASE}/v1/models`], 'the entry a chat client reaches; /health is never asked');
   assert.equal(posts.length, 0);
   assert.equal(report.ok, true);

@@ -62,7 +62,7 @@ async function diagnose(
 
 test('all good through the proxy: every check passes, in order; one short real request through the proxy', async () => {
   const { report, by, requests, posts } = await diagnose({ env: { ANTHROPIC_BASE_URL: PROXY, ANTHROPIC_AUTH_TOKEN: KEY, CACHE_FIX_PROXY_UPSTREAM: BASE } });
-  assert.deepEqual(report.checks.map((c) => c.id), ['plane.same', 'proxy.running', 'client.settings-pins', 'client.base-url', 'client.credential', 'key.format', 'proxy.upstream', 'messages.request', 'direct.request']);
+  assert.deepEqual(report.checks.map((c) => c.id), ['client.found', 'plane.same', 'proxy.running', 'client.settings-pins', 'client.base-url', 'client.credential', 'key.format', 'proxy.upstream', 'messages.request', 'direct.request']);
   assert.equal(report.ok, true);
   assert.equal(by['plane.same'].status, 'skip', 'no client on PATH');
   for (const id of ['proxy.running', 'client.base-url', 'client.settings-pins', 'client.credential', 'key.format', 'proxy.upstream', 'messages.request', 'direct.request']) assert.equal(by[id].status, 'pass', id);
@@ -167,7 +167,7 @@ test('token missing, key format, rejected key and rate limit', async () => {
   assert.deepEqual([rejected.by['status.classify'].status, rejected.by['status.classify'].cause], ['fail', 'KEY_REJECTED'], 'classified last: the direct request explains it');
   assert.equal(rejected.by['direct.request'].cause, 'KEY_REJECTED');
   const limited = await diagnose({ env: { ANTHROPIC_BASE_URL: PROXY, ANTHROPIC_AUTH_TOKEN: KEY }, status: 429, models: json(429, { error: { code: 'rate_limit_exceeded' } }, { 'retry-after': '30' }) });
-  assert.deepEqual(limited.report.checks.map((c) => c.id), ['client.credential', 'messages.request', 'direct.request', 'status.classify']);
+  assert.deepEqual(limited.report.checks.map((c) => c.id), ['client.found', 'client.credential', 'messages.request', 'direct.request', 'status.classify']);
   assert.equal(limited.by['direct.request'].cause, 'RATE_LIMITED');
 });
 

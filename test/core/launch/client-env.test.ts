@@ -88,3 +88,28 @@ test('a chosen model wins: the setting over the shell variable over automatic; b
   assert.deepEqual([custom.id, custom.source], [null, 'none']);
   assert.match(custom.reason, /does not know which models the client asks for/);
 });
+
+test('every profile: vendor credentials from the shell are removed and named; a vendor-named client variable gets the gateway key from MSGAPI_AUTH_TOKEN', () => {
+  const shell = { PATH: '/bin', MSGAPI_AUTH_TOKEN: KEY, OPENAI_API_KEY: 'sk-openai-vendor-key', GEMINI_API_KEY: 'gm-vendor', GOOGLE_API_KEY: 'g-vendor', ANTHROPIC_API_KEY: 'sk-ant-vendor' };
+  const direct = (base: string) => ({ kind: 'direct' as const, baseUrl: base });
+  const qwen = buildClientEnv(shell, profile({ 'client.profile': 'qwen' }), direct('http://gw/v1'));
+  assert.equal(qwen.env.OPENAI_API_KEY, KEY, 'the neutral name wins over a vendor-named variable');
+  assert.equal(qwen.env.OPENAI_BASE_URL, 'http://gw/v1');
+  for (const gone of ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'ANTHROPIC_API_KEY', 'MSGAPI_AUTH_TOKEN']) assert.equal(gone in qwen.env, false, gone);
+  assert.deepEqual(qwen.stripped.sort(), ['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'OPENAI_API_KEY']);
+  const gemini = buildClientEnv(shell, profile({ 'client.profile': 'gemini' }), direct('http://gw'));
+  assert.equal(gemini.env.GEMINI_API_KEY, KEY);
+  assert.equal('OPENAI_API_KEY' in gemini.env, false);
+  const codex = buildClientEnv(shell, profile({ 'client.profile': 'codex' }), direct('http://gw/v1'));
+  assert.equal(codex.env.MSGAPI_AUTH_TOKEN, KEY, 'Codex reads the key through env_key = MSGAPI_AUTH_TOKEN');
+  assert.deepEqual(codex.stripped.sort(), ['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'OPENAI_API_KEY']);
+});
+
+test('a client whose configuration must name a model gets the first served text model, its own kind first', () => {
+  const codex = profile({ 'client.profile': 'codex' });
+  assert.equal(needsModelList(codex, {}), true);
+  assert.equal(chooseModel({ profile: codex, env: {}, list: { ids: ['demo-image', 'demo-chat'] } }).id, 'demo-chat');
+  assert.equal(chooseModel({ profile: codex, env: {}, list: { ids: ['demo-chat', 'gpt-5'] } }).id, 'gpt-5');
+  const gemini = profile({ 'client.profile': 'gemini' });
+  assert.equal(chooseModel({ profile: gemini, env: {}, list: { ids: ['demo-chat', 'gemini-2.5-pro'] } }).id, 'gemini-2.5-pro');
+});
