@@ -99,6 +99,8 @@ function prepare(route: Route, request: ApiRequest, options: ForwardOptions): Pr
   return { operation: adaptation.operation, json: upstreamJson, body: changed ? Buffer.from(JSON.stringify(upstreamJson)) : request.rawBody!, translator: undefined };
 }
 
+const article = (word: string) => (/^[aeio]/i.test(word) ? 'an' : 'a');
+
 /** 404 for a model name nobody serves: the served ones of that kind, and where the client's protocol lists them. */
 function unknownModel(deps: GatewayDeps, request: ApiRequest, options: ForwardOptions): GatewayError {
   const listUrl = options.kind === 'image' ? `${deps.settings.publicImageUrl}/v1/models` : request.gateway.surface === 'gemini' ? `${deps.settings.publicUrl}/v1beta/models` : `${deps.settings.publicUrl}/v1/models`;
@@ -117,7 +119,7 @@ function notServable(route: Route, operation: Operation): GatewayError {
   return new GatewayError(
     400,
     'protocol_not_supported',
-    `The model "${route.model.id}" is served by a ${route.provider.type} upstream, which cannot answer ${ENDPOINT_OF[operation]} (the protocols have no equivalent for it).`,
+    `The model "${route.model.id}" is served by ${article(route.provider.type)} ${route.provider.type} upstream, which cannot answer ${ENDPOINT_OF[operation]} (the protocols have no equivalent for it).`,
     { param: 'model' },
   );
 }
@@ -149,7 +151,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
     } catch (error) {
       if (!(error instanceof TranslationError)) throw error;
       const protocol = PROTOCOL_NAME[adaptationFor(provider, options.operation)?.operation ?? options.operation];
-      refusal ??= new GatewayError(400, 'untranslatable_request', `The model "${route.model.id}" is served by a ${protocol} upstream. ${error.message}`, { param: error.field });
+      refusal ??= new GatewayError(400, 'untranslatable_request', `The model "${route.model.id}" is served by ${article(protocol)} ${protocol} upstream. ${error.message}`, { param: error.field });
       continue;
     }
     if (!prepared) {

@@ -131,7 +131,11 @@ function functionCallingConfig(choice: unknown): Json | undefined {
   }
 }
 
-function generationConfig(body: Json): Json {
+/** Gemini 3 and later take a thinking level; earlier models only a thinking budget (they refuse the level). */
+const EFFORT_BUDGET: Record<string, number> = { low: 1024, medium: 8192, high: 24576 };
+const BUDGET_ONLY_MODEL = /^(models\/)?gemini-(1|2)(\.|-)/;
+
+function generationConfig(body: Json, upstreamModel: string): Json {
   const config: Json = {};
   if (!isUnset(body.max_tokens)) config.maxOutputTokens = body.max_tokens;
   if (!isUnset(body.temperature)) config.temperature = body.temperature;
@@ -147,14 +151,15 @@ function generationConfig(body: Json): Json {
   if (effort) {
     const level = EFFORT_LEVEL[effort];
     if (!level) refuse('output_config.effort', `"${effort}" has no ${NAME} equivalent.`);
-    config.thinkingConfig = { ...asRecord(config.thinkingConfig), thinkingLevel: level };
+    const setting = BUDGET_ONLY_MODEL.test(upstreamModel) ? { thinkingBudget: EFFORT_BUDGET[level] } : { thinkingLevel: level };
+    config.thinkingConfig = { ...asRecord(config.thinkingConfig), ...setting };
   }
   const format = asRecord(asRecord(body.output_config).format);
   if (format.type === 'json_schema') Object.assign(config, { responseMimeType: 'application/json', responseJsonSchema: format.schema });
   return config;
 }
 
-export function encodeGeminiRequest(request: CanonicalRequest, _target: EncodeTarget): Json {
+export function encodeGeminiRequest(request: CanonicalRequest, target: EncodeTarget): Json {
   const { extras, ...body } = request as CanonicalRequest & Json;
   judgeExtras(extras, EXTRAS_RULES);
   checkRequestFields(body, TRANSLATED, INERT, NAME);
@@ -185,7 +190,7 @@ export function encodeGeminiRequest(request: CanonicalRequest, _target: EncodeTa
   }
   const calling = functionCallingConfig(body.tool_choice);
   if (calling) out.toolConfig = { functionCallingConfig: calling };
-  const generation = generationConfig(body);
+  const generation = generationConfig(body, target.upstreamModel);
   if (Object.keys(generation).length > 0) out.generationConfig = generation;
   return out;
 }

@@ -377,6 +377,10 @@ describe('canonical request -> Gemini', () => {
       assert.deepEqual(encodeGeminiRequest({ messages: [{ role: 'user', content: 'x' }], ...fields }, TARGET).generationConfig, expected);
     });
   }
+  test('an effort for a Gemini 2.x model is a thinking budget (they refuse a thinking level)', () => {
+    const target = { ...TARGET, upstreamModel: 'gemini-2.5-flash' };
+    assert.deepEqual(encodeGeminiRequest({ messages: [{ role: 'user', content: 'x' }], output_config: { effort: 'medium' } } as never, target).generationConfig, { thinkingConfig: { thinkingBudget: 8192 } });
+  });
 
   const refusals: Array<[string, CanonicalRequest, string]> = [
     ['a result for an unknown call', { messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'nope', content: 'x' }] }] }, 'messages[0].content[0].tool_use_id'],
