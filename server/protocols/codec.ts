@@ -27,10 +27,8 @@ export interface ProtocolCodec {
   readonly operation: Operation;
   /** The envelope of its errors, and how usage is read from its answers. */
   readonly surface: ApiSurface;
-  /** A name for refusals: "the messages protocol has no …". */
+  /** The protocol's name in words ("the messages protocol"). */
   readonly name: string;
-  /** Fields of `extras` this protocol's encoder understands. */
-  readonly family: 'openai' | 'anthropic' | 'google';
   /** The client half: a client's request in, answers and events out. */
   decodeRequest(body: Json): CanonicalRequest;
   encodeAnswer(answer: CanonicalAnswer, context: StreamContext): Json;

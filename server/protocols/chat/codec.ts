@@ -15,7 +15,6 @@ export const CHAT_CODEC: ProtocolCodec = {
   operation: 'chat',
   surface: 'openai',
   name: 'chat-completions',
-  family: 'openai',
   decodeRequest: decodeChatRequest,
   encodeRequest: (request, { upstreamModel, settings }) => encodeChatRequest(request, { upstreamModel, maxTokensField: settings.maxTokensField }),
   decodeAnswer: (body) => decodeChatAnswer(body) as CanonicalAnswer,

@@ -13,7 +13,6 @@ export const GEMINI_CODEC: ProtocolCodec = {
   operation: 'gemini',
   surface: 'gemini',
   name: 'the Gemini API',
-  family: 'google',
   decodeRequest: decodeGeminiRequest,
   encodeRequest: encodeGeminiRequest,
   decodeAnswer: decodeGeminiAnswer,

@@ -25,7 +25,6 @@ export const MESSAGES_CODEC: ProtocolCodec = {
   operation: 'messages',
   surface: 'messages',
   name: NAME,
-  family: 'anthropic',
   decodeRequest: (body) => body as CanonicalRequest,
   encodeRequest: encodeMessagesRequest,
   decodeAnswer: (body) => body as unknown as CanonicalAnswer,

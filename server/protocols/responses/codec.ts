@@ -36,7 +36,6 @@ function bound(context: ResponsesContext): ProtocolCodec {
     operation: 'responses',
     surface: 'openai',
     name: 'the Responses API',
-    family: 'openai',
     decodeRequest: (body) => decodeResponsesRequest(body, namespacedName),
     encodeAnswer: (answer, { created }) => messagesAnswerToResponses(answer as unknown as Json, context, created) as unknown as Json,
     encodeStream: messagesStreamToResponses(context) as StreamTranslation<unknown>,
