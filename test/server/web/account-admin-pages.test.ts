@@ -111,14 +111,15 @@ describe('account page and /admin account actions', () => {
   });
 
   test('/admin/keys: every user\'s keys, search by name/hint/owner, filter by state, revoke with confirmation', async () => {
-    const g1 = await gateway.userWithKey('gus');
-    const h1 = await gateway.userWithKey('hal');
+    // Owner names with a hyphen: a search for them cannot match a base62 key id by chance.
+    const g1 = await gateway.userWithKey('gus-owner');
+    const h1 = await gateway.userWithKey('hal-owner');
     const expired = await gateway.store.keys.create(h1.userId, 'old-ci', { expiresAt: '2020-01-01T00:00:00.000Z', models: null, rateLimit: null, budgets: { tokensDay: null, tokensMonth: null, requestsDay: null, requestsMonth: null } });
     const admin = await webLogin(gateway.text, 'ops-b');
     const all = await gateway.text.inject({ url: '/admin/keys', headers: { cookie: admin.cookie } });
     assert.equal(all.statusCode, 200);
     for (const id of [g1.keyId, h1.keyId, expired.id]) assert.match(all.payload, new RegExp(`data-key-id="${id}"`));
-    const byOwner = await gateway.text.inject({ url: '/admin/keys?q=gus', headers: { cookie: admin.cookie } });
+    const byOwner = await gateway.text.inject({ url: '/admin/keys?q=gus-owner', headers: { cookie: admin.cookie } });
     assert.match(byOwner.payload, new RegExp(g1.keyId));
     assert.doesNotMatch(byOwner.payload, new RegExp(h1.keyId));
     const byHint = await gateway.text.inject({ url: `/admin/keys?q=${encodeURIComponent(g1.key.slice(-4))}`, headers: { cookie: admin.cookie } });
@@ -128,12 +129,12 @@ describe('account page and /admin account actions', () => {
     assert.doesNotMatch(byState.payload, new RegExp(g1.keyId));
     const question = await gateway.text.inject({ url: `/admin/keys/${g1.keyId}/revoke`, headers: { cookie: admin.cookie } });
     assert.match(question.payload, /Revoke key\?/);
-    assert.match(question.payload, /of <strong>gus<\/strong>/);
+    assert.match(question.payload, /of <strong>gus-owner<\/strong>/);
     const revoked = await gateway.text.inject({ method: 'POST', url: `/admin/keys/${g1.keyId}/revoke`, ...form(admin) });
     assert.equal(revoked.statusCode, 303);
     assert.equal((await gateway.text.inject({ url: '/v1/models', headers: bearer(g1.key) })).statusCode, 401);
-    assert.equal((await gateway.store.audit.list({ action: 'key.delete' }))[0]!.details!.user, 'gus');
-    const plain = await webLogin(gateway.text, 'hal');
+    assert.equal((await gateway.store.audit.list({ action: 'key.delete' }))[0]!.details!.user, 'gus-owner');
+    const plain = await webLogin(gateway.text, 'hal-owner');
     assert.equal((await gateway.text.inject({ url: '/admin/keys', headers: { cookie: plain.cookie } })).statusCode, 403, 'operators only');
   });
 
