@@ -3,22 +3,20 @@ import { encodeSse } from '../../../core/protocol/sse.ts';
 import { chunkPieces, countTokens, type DemoCompletion } from './demo-text.ts';
 import { argumentPieces, type DemoToolCall } from './demo-tool-call.ts';
 
-export function chatCompletionJson(id: string, model: string, created: number, c: DemoCompletion): unknown {
+/** One chat.completion body: the message, why it ended, and the usage. */
+function completionBody(id: string, model: string, created: number, message: Record<string, unknown>, finish: string, input: number, output: number): unknown {
   return {
     id,
     object: 'chat.completion',
     created,
     model,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: c.text, refusal: null },
-        logprobs: null,
-        finish_reason: c.truncated ? 'length' : 'stop',
-      },
-    ],
-    usage: { prompt_tokens: c.inputTokens, completion_tokens: c.outputTokens, total_tokens: c.inputTokens + c.outputTokens },
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
+    usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
   };
+}
+
+export function chatCompletionJson(id: string, model: string, created: number, c: DemoCompletion): unknown {
+  return completionBody(id, model, created, { role: 'assistant', content: c.text, refusal: null }, c.truncated ? 'length' : 'stop', c.inputTokens, c.outputTokens);
 }
 
 /** SSE frames in order; the usage chunk only when the client asked for it. */
@@ -52,22 +50,8 @@ export function chatCompletionFrames(id: string, model: string, created: number,
 
 /** A forced tool call as one chat-completions answer. */
 export function chatToolJson(id: string, model: string, created: number, call: DemoToolCall, inputTokens: number): unknown {
-  const outputTokens = countTokens(call.arguments);
-  return {
-    id,
-    object: 'chat.completion',
-    created,
-    model,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: `call_${id.slice(9)}`, type: 'function', function: { name: call.name, arguments: call.arguments } }] },
-        logprobs: null,
-        finish_reason: 'tool_calls',
-      },
-    ],
-    usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
-  };
+  const toolCalls = [{ id: `call_${id.slice(9)}`, type: 'function', function: { name: call.name, arguments: call.arguments } }];
+  return completionBody(id, model, created, { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls }, 'tool_calls', inputTokens, countTokens(call.arguments));
 }
 
 /** A forced tool call as chat-completions chunks: id and name first, then the arguments in pieces. */
