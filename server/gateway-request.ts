@@ -26,6 +26,26 @@ export interface GatewayRequestState {
   abort?: RequestAbort;
   /** Counted in the metrics already. */
   observed?: boolean;
+  /** What the support desk's request log keeps of the answer (see usage/request-log-support.ts). */
+  support?: RequestSupportFacts;
+  /** A request without a key owner, written to the request log already. */
+  unownedLogged?: boolean;
+}
+
+/** Facts of one request beyond usage, for the request log; set only where they arise. */
+export interface RequestSupportFacts {
+  errorCode?: string;
+  errorMessage?: string;
+  provider?: string;
+  upstreamStatus?: number;
+  upstreamRequestId?: string;
+  attempts?: number;
+  /** A refused key value no key matched: its masked hint and fingerprint (never the value). */
+  keyHint?: string;
+  keyFingerprint?: string;
+  /** The owner and key a refusal was about when no AuthContext was made (a disabled owner). */
+  userId?: string;
+  keyId?: string;
 }
 
 declare module 'fastify' {

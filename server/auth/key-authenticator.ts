@@ -88,7 +88,9 @@ export class KeyAuthenticator {
       );
     }
     if (owner.disabled) {
-      throw new GatewayError(401, 'account_disabled', `The account that owns this key (${maskKey(key)}) is disabled. Ask an operator.`);
+      throw new GatewayError(401, 'account_disabled', `The account that owns this key (${maskKey(key)}) is disabled. Ask an operator.`, {
+        subject: { userId: owner.id, keyId: record.id },
+      });
     }
     const context: AuthContext = { keyId: record.id, userId: owner.id, username: owner.username, limits: record.limits, userLimits: owner.limits };
     if (usable && generation === this.generation) {

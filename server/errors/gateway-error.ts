@@ -7,7 +7,12 @@ export class GatewayError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly options: { param?: string | null; headers?: Record<string, string> } = {},
+    readonly options: {
+      param?: string | null;
+      headers?: Record<string, string>;
+      /** The owner and key a refusal concerns, for the request log, when the request has no AuthContext. */
+      subject?: { userId: string; keyId: string };
+    } = {},
   ) {
     super(message);
   }

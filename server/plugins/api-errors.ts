@@ -8,6 +8,7 @@ import { UpstreamError } from '../providers/provider.ts';
 import type { GatewaySettings } from '../gateway-deps.ts';
 import { surfaceOf } from '../gateway-request.ts';
 import { isDatabaseUnavailable } from '../store/database-errors.ts';
+import { noteRefusal } from '../usage/request-log-support.ts';
 
 /**
  * Failures no retry can fix: a wrong, deleted or malformed key, a disabled account, a provider
@@ -20,6 +21,7 @@ function isPermanent(error: GatewayError): boolean {
 
 export function sendApiError<Reply extends ApiReply>(request: ApiRequest, reply: Reply, error: GatewayError): Reply {
   const surface = request.gateway?.surface ?? 'openai';
+  if (request.gateway) noteRefusal(request.gateway, error);
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
   if (isPermanent(error)) reply.header('x-should-retry', 'false');
   reply.code(error.status).type('application/json');

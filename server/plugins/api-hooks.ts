@@ -14,6 +14,8 @@ import { clientSessionId } from '../usage/client-session.ts';
 import type { RequestLogEntry } from '../usage/request-log.ts';
 import type { UsageEvent } from '../usage/usage-meter.ts';
 import { promptChars, tokensFromChars } from '../usage/estimate-tokens.ts';
+import { logUnownedRequest, noteRefusedKey, supportFields } from '../usage/request-log-support.ts';
+import type { AuthContext } from '../auth/key-authenticator.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
   app.decorateRequest('gateway', null as never);
@@ -96,7 +98,8 @@ export function parseJsonBody(raw: Buffer, maxDepth: number): unknown {
 
 /** The end of every answered API request: usage, request log and metrics. */
 export function finishApiRequest(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): void {
-  recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
+  if (request.gateway?.auth) recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
+  else logUnownedRequest(deps, request, reply);
   observeRequest(deps, request, reply);
 }
 
@@ -159,6 +162,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
     ...(state.requestedModel ? { requestedModel: state.requestedModel } : {}),
     at: Date.now(),
     latencyMs: elapsedMs,
+    ...supportFields(request, state),
   };
   deps.usage.record(event);
   deps.requestLog?.push(event);
@@ -187,7 +191,13 @@ export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boo
       xApiKey: request.headers['x-api-key'] as string | undefined,
       allowXApiKey: options.allowXApiKey || request.gateway.surface === 'messages',
     });
-    const auth = await deps.authenticator.authenticate(key);
+    let auth: AuthContext;
+    try {
+      auth = await deps.authenticator.authenticate(key);
+    } catch (error) {
+      if ((error as GatewayError).code === 'invalid_api_key') noteRefusedKey(request.gateway, key);
+      throw error;
+    }
     request.gateway.auth = auth;
     const now = (deps.now ?? Date.now)();
     checkExpiry(auth, now);

@@ -13,6 +13,7 @@ import { readBody } from './read-body.ts';
 import type { RequestAbort } from './request-abort.ts';
 import { passThroughSteps } from './passthrough-stream.ts';
 import { translatedSteps } from './translated-stream.ts';
+import { noteUpstream } from '../usage/request-log-support.ts';
 import { relayUpstreamHeaders } from './upstream-headers.ts';
 import { jsonArraySteps } from './json-array-stream.ts';
 import { writeStream } from './write-stream.ts';
@@ -60,7 +61,8 @@ export async function readUpstreamBody(body: AsyncIterable<Uint8Array>, provider
   }
 }
 
-function markServed(request: ApiRequest, reply: ApiReply, upstreamHeaders: Record<string, string>, options: RelayOptions): void {
+function markServed(request: ApiRequest, reply: ApiReply, status: number, upstreamHeaders: Record<string, string>, options: RelayOptions): void {
+  noteUpstream(request.gateway, options.providerName, options.attempts, status, upstreamHeaders);
   reply.header('x-gateway-provider', options.providerName);
   reply.header('x-gateway-attempts', String(options.attempts));
   relayUpstreamHeaders(reply, request.gateway.surface, upstreamHeaders, !options.translator);
@@ -73,7 +75,7 @@ function stampOverhead(reply: ApiReply, timing: UpstreamTiming): void {
 
 /** An upstream error status, in the client's envelope (the upstream's bytes when they already are). */
 export function sendUpstreamError<Reply extends ApiReply>(request: ApiRequest, reply: Reply, response: BufferedResponse, options: RelayOptions): Reply {
-  markServed(request, reply, response.headers, options);
+  markServed(request, reply, response.status, response.headers, options);
   // The provider refusing the gateway's own credentials is a gateway fault, not the caller's key.
   if (response.status === 401) {
     throw new GatewayError(
@@ -104,7 +106,7 @@ export async function relayResponse(request: ApiRequest, reply: ApiReply, respon
     const bytes = response.bytes ?? await readUpstreamBody(response.body, options.providerName, options.abort, options.timing);
     return sendUpstreamError(request, reply, { status: response.status, headers: response.headers, bytes }, options);
   }
-  markServed(request, reply, response.headers, options);
+  markServed(request, reply, response.status, response.headers, options);
 
   if (!contentType.includes('text/event-stream')) {
     const bytes = response.bytes ?? (await readUpstreamBody(response.body, options.providerName, options.abort, options.timing));

@@ -9,6 +9,7 @@ import type { GatewayDeps } from '../gateway-deps.ts';
 import { routingOf, type Route } from '../providers/model-router.ts';
 import { UpstreamError, type ModelKind, type Operation, type ProviderResponse } from '../providers/provider.ts';
 import { backoffMs, isRetryableStatus, retrySameProvider } from '../providers/routing/retry-policy.ts';
+import { noteUpstream } from '../usage/request-log-support.ts';
 import { TranslationError } from '../protocols/shared/translation-error.ts';
 import { adaptationFor, DEFAULT_TRANSLATION, type Translator } from '../protocols/translation.ts';
 import { settleAnswer } from '../relay/settle-answer.ts';
@@ -231,6 +232,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
   }
   if (lastAnswer) return sendUpstreamError(request, reply, lastAnswer.response, { ...lastAnswer.options, attempts });
   if (lastError) {
+    noteUpstream(request.gateway, lastError.providerName, attempts);
     reply.header('x-gateway-provider', lastError.providerName);
     reply.header('x-gateway-attempts', String(attempts));
     reply.header('x-gateway-overhead-ms', Math.max(0, reply.elapsedTime - timing.upstreamMs).toFixed(2));

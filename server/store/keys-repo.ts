@@ -2,6 +2,7 @@
 // owner; their optional limits (expiry, models, rate, budgets) are kept beside them.
 import type { Kysely, Transaction } from 'kysely';
 import type { RevocationEvent } from '../cluster/revocation.ts';
+import { tombstoneKeys } from './deleted-keys-repo.ts';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../auth/api-key-values.ts';
 import { newId } from '../auth/random-tokens.ts';
 import { NO_LIMITS, applyPatch, type KeyLimits, type LimitsPatch } from '../limits/key-limits.ts';
@@ -152,6 +153,7 @@ export class KeysRepo {
   /** Deletes a key only when it belongs to the user; false for unknown ids and other users' keys alike. */
   async deleteOwned(userId: string, id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await tombstoneKeys(trx, { keyId: id, userId });
       const result = await trx.deleteFrom('api_keys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
       const deleted = Number(result.numDeletedRows) > 0;
       if (deleted) await this.notifyRevocation?.(trx, { kind: 'key', id });
@@ -164,6 +166,7 @@ export class KeysRepo {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('api_keys').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
       if (!row) return undefined;
+      await tombstoneKeys(trx, { keyId: id });
       await trx.deleteFrom('api_keys').where('id', '=', id).execute();
       await this.notifyRevocation?.(trx, { kind: 'key', id });
       return toRecord(row);

@@ -2,8 +2,8 @@
 // keyset paging (at, id; never OFFSET), and pruning by age in bounded batches from the oldest id.
 // Since migration 0012 a row is cheap to write: the database assigns the id (SQLite: the rowid),
 // `at` is epoch milliseconds, and only two indexes are kept up (owner and time, key and time).
-import { CompiledQuery, sql, type Kysely } from 'kysely';
-import type { Database } from './schema.ts';
+import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, RequestLogTable } from './schema.ts';
 
 export interface RequestLogInput {
   /** Epoch ms the request ended. */
@@ -19,6 +19,22 @@ export interface RequestLogInput {
   outcome?: string;
   /** The name the client asked for, when it differs from `model` (a model alias). */
   requestedModel?: string;
+  /** The support desk's fields (see request-log-support.ts); all optional. */
+  requestId?: string;
+  method?: string;
+  /** Without the query. */
+  path?: string;
+  protocol?: string;
+  errorCode?: string;
+  /** The gateway's own refusal message (never an upstream's body). */
+  errorMessage?: string;
+  /** A refused key value's masked hint and fingerprint, when no key matched it. */
+  keyHint?: string;
+  keyFingerprint?: string;
+  provider?: string;
+  upstreamStatus?: number;
+  upstreamRequestId?: string;
+  attempts?: number;
 }
 
 export interface RequestLogRecord {
@@ -35,6 +51,19 @@ export interface RequestLogRecord {
   sessionId: string | null;
   outcome: string | null;
   requestedModel: string | null;
+  userId: string;
+  requestId: string | null;
+  method: string | null;
+  path: string | null;
+  protocol: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  keyHint: string | null;
+  keyFingerprint: string | null;
+  provider: string | null;
+  upstreamStatus: number | null;
+  upstreamRequestId: string | null;
+  attempts: number | null;
 }
 
 export type StatusClass = 2 | 3 | 4 | 5;
@@ -53,14 +82,17 @@ export interface RequestLogQuery {
   limit: number;
 }
 
-/** Rows per INSERT on PostgreSQL: 11 parameters a row, well under its bound of 65,535. */
+/** Rows per INSERT on PostgreSQL: 23 parameters a row, well under its bound of 65,535. */
 const ROWS_PER_INSERT = 500;
 
-const COLUMNS = ['at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome', 'requested_model'] as const;
+const COLUMNS = [
+  'at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome', 'requested_model',
+  'request_id', 'method', 'path', 'protocol', 'error_code', 'error_message', 'key_hint', 'key_fingerprint', 'provider', 'upstream_status', 'upstream_request_id', 'attempts',
+] as const;
 const INSERT_INTO = `insert into request_log (${COLUMNS.join(', ')}) values `;
 const INSERT_ONE = `${INSERT_INTO}(${COLUMNS.map(() => '?').join(', ')})`;
 
-/** PostgreSQL: `insert … values ($1, …, $10), ($11, …)` for `rows` rows. */
+/** PostgreSQL: `insert … values ($1, …, $23), ($24, …)` for `rows` rows. */
 function multiRowInsert(rows: number): string {
   const tuples: string[] = [];
   for (let r = 0, p = 1; r < rows; r += 1) {
@@ -75,26 +107,54 @@ const INSERT_FULL = multiRowInsert(ROWS_PER_INSERT);
 /** Whole, non-negative counts (tokens, milliseconds). */
 const count = (n: number): number => (n > 0 ? Math.round(n) : 0);
 
-/** The row's values in COLUMNS order, straight from the entry: no object per row, no id, no date formatting. */
-const rowOf = (e: RequestLogInput): unknown[] => [
-  Math.floor(e.at),
-  e.userId,
-  e.keyId,
-  e.model,
-  e.status,
-  count(e.inputTokens),
-  count(e.outputTokens),
-  count(e.latencyMs),
-  e.sessionId ?? null,
-  e.outcome ?? null,
-  e.requestedModel ?? null,
-];
+/** The row's values in COLUMNS order onto `into`, straight from the entry: no object per row, no id, no date formatting. */
+function pushRow(into: unknown[], e: RequestLogInput): unknown[] {
+  into.push(
+    Math.floor(e.at), e.userId, e.keyId, e.model, e.status, count(e.inputTokens), count(e.outputTokens), count(e.latencyMs),
+    e.sessionId ?? null, e.outcome ?? null, e.requestedModel ?? null,
+    e.requestId ?? null, e.method ?? null, e.path ?? null, e.protocol ?? null, e.errorCode ?? null, e.errorMessage ?? null,
+    e.keyHint ?? null, e.keyFingerprint ?? null, e.provider ?? null, e.upstreamStatus ?? null, e.upstreamRequestId ?? null, e.attempts ?? null,
+  );
+  return into;
+}
+const rowOf = (e: RequestLogInput): unknown[] => pushRow([], e);
 
 const toMs = (cutoff: string | number): number => {
   const ms = typeof cutoff === 'number' ? cutoff : Date.parse(cutoff);
   if (!Number.isFinite(ms)) throw new TypeError(`request log: not a time: ${String(cutoff)}`);
   return ms;
 };
+
+const nullableNumber = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+function toRecord(r: Selectable<RequestLogTable>): RequestLogRecord {
+  return {
+    id: Number(r.id),
+    at: Number(r.at),
+    userId: r.user_id,
+    keyId: r.key_id,
+    model: r.model,
+    status: Number(r.status),
+    inputTokens: Number(r.input_tokens),
+    outputTokens: Number(r.output_tokens),
+    latencyMs: Number(r.latency_ms),
+    sessionId: r.session_id,
+    outcome: r.outcome,
+    requestedModel: r.requested_model ?? null,
+    requestId: r.request_id ?? null,
+    method: r.method ?? null,
+    path: r.path ?? null,
+    protocol: r.protocol ?? null,
+    errorCode: r.error_code ?? null,
+    errorMessage: r.error_message ?? null,
+    keyHint: r.key_hint ?? null,
+    keyFingerprint: r.key_fingerprint ?? null,
+    provider: r.provider ?? null,
+    upstreamStatus: nullableNumber(r.upstream_status ?? null),
+    upstreamRequestId: r.upstream_request_id ?? null,
+    attempts: nullableNumber(r.attempts ?? null),
+  };
+}
 
 export class RequestLogRepo {
   constructor(
@@ -114,10 +174,7 @@ export class RequestLogRepo {
       for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
         const end = Math.min(i + ROWS_PER_INSERT, entries.length);
         const params: unknown[] = [];
-        for (let j = i; j < end; j += 1) {
-          const e = entries[j]!;
-          params.push(Math.floor(e.at), e.userId, e.keyId, e.model, e.status, count(e.inputTokens), count(e.outputTokens), count(e.latencyMs), e.sessionId ?? null, e.outcome ?? null, e.requestedModel ?? null);
-        }
+        for (let j = i; j < end; j += 1) pushRow(params, entries[j]!);
         const text = end - i === ROWS_PER_INSERT ? INSERT_FULL : multiRowInsert(end - i);
         await trx.executeQuery(CompiledQuery.raw(text, params));
       }
@@ -136,19 +193,25 @@ export class RequestLogRepo {
     // A row-value comparison: both databases take it as one range of the (…, at, id) index.
     if (before) q = q.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(before.at, before.id)));
     const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      at: Number(r.at),
-      keyId: r.key_id,
-      model: r.model,
-      status: Number(r.status),
-      inputTokens: Number(r.input_tokens),
-      outputTokens: Number(r.output_tokens),
-      latencyMs: Number(r.latency_ms),
-      sessionId: r.session_id,
-      outcome: r.outcome,
-      requestedModel: r.requested_model ?? null,
-    }));
+    return rows.map(toRecord);
+  }
+
+  /** The entry of a request id: the gateway's own, or the upstream's (a messages client shows that one). */
+  async findByRequestId(requestId: string): Promise<RequestLogRecord | undefined> {
+    const own = await this.db.selectFrom('request_log').selectAll().where('request_id', '=', requestId).limit(1).executeTakeFirst();
+    if (own) return toRecord(own);
+    const upstream = await this.db.selectFrom('request_log').selectAll().where('upstream_request_id', '=', requestId).limit(1).executeTakeFirst();
+    return upstream ? toRecord(upstream) : undefined;
+  }
+
+  /** The newest entries of one key, one owner, or one refused key fingerprint, since `since` (epoch ms). */
+  async recentOf(subject: { keyId: string } | { userId: string } | { fingerprint: string }, since: number, limit: number): Promise<RequestLogRecord[]> {
+    let q = this.db.selectFrom('request_log').selectAll().where('at', '>=', since);
+    if ('keyId' in subject) q = q.where('key_id', '=', subject.keyId);
+    else if ('userId' in subject) q = q.where('user_id', '=', subject.userId);
+    else q = q.where('key_fingerprint', '=', subject.fingerprint);
+    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toRecord);
   }
 
   /**

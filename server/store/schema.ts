@@ -149,6 +149,30 @@ export interface RequestLogTable {
   outcome: string | null;
   /** The name the client asked for, when an alias served it under another model (migration 0013). */
   requested_model: string | null;
+  /** The support desk's columns (migration 0014); null on rows written before it. */
+  request_id: string | null;
+  method: string | null;
+  path: string | null;
+  protocol: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  key_hint: string | null;
+  key_fingerprint: string | null;
+  provider: string | null;
+  upstream_status: number | null;
+  upstream_request_id: string | null;
+  attempts: number | null;
+}
+
+/** A deleted key's tombstone: a later request with its value is told apart from a value no key ever had. */
+export interface DeletedKeysTable {
+  key_hash: string;
+  key_id: string;
+  user_id: string;
+  name: string | null;
+  hint: string;
+  created_at: string;
+  deleted_at: string;
 }
 
 export interface ImageHistoryTable {
@@ -177,5 +201,6 @@ export interface Database {
   usage_sessions: UsageSessionsTable;
   usage_outcomes: UsageOutcomesTable;
   request_log: RequestLogTable;
+  deleted_keys: DeletedKeysTable;
   schema_probe: { id: Generated<number> };
 }

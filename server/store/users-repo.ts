@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { hashPassword, verifyPassword } from '../auth/password-hash.ts';
 import { newId } from '../auth/random-tokens.ts';
 import { applyUserPatch, NO_USER_LIMITS, type LimitsPatch, type UserLimits } from '../limits/key-limits.ts';
+import { tombstoneKeys } from './deleted-keys-repo.ts';
 import type { NotifyRevocation } from './keys-repo.ts';
 import { budgetColumns, budgetsFromColumns, modelsColumn, modelsFromColumn } from './limit-columns.ts';
 import type { Database, UsersTable } from './schema.ts';
@@ -146,6 +147,7 @@ export class UsersRepo {
     return this.db.transaction().execute(async (trx) => {
       const keys = await trx.selectFrom('api_keys').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', id).executeTakeFirst();
       // Explicit deletes: a database opened without foreign-key enforcement must not keep live keys.
+      await tombstoneKeys(trx, { userId: id });
       await trx.deleteFrom('api_keys').where('user_id', '=', id).execute();
       await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
       const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();

@@ -120,6 +120,22 @@ describe('request log buffer', () => {
   });
 });
 
+/** Every support-desk column, on one entry: they must come back as written. */
+const SUPPORT_FIELDS = {
+  requestId: 'req_seven',
+  method: 'POST',
+  path: '/v1/messages',
+  protocol: 'messages',
+  errorCode: 'rate_limit_exceeded',
+  errorMessage: 'This key is limited to 2 requests per minute. Retry after 31 s.',
+  keyHint: 'sk-…wxyz',
+  keyFingerprint: '0123456789abcdef',
+  provider: 'anthropic-main',
+  upstreamStatus: 200,
+  upstreamRequestId: 'msg_upstream_7',
+  attempts: 2,
+};
+
 async function exerciseRepo(store: Store): Promise<void> {
   const repo = store.requestLog;
   // 1,200 entries: more than one INSERT statement's worth, in one batch.
@@ -133,6 +149,7 @@ async function exerciseRepo(store: Store): Promise<void> {
       outcome: i === 9 ? 'client_aborted' : undefined,
       requestedModel: i === 7 ? 'claude-opus-4-8' : undefined,
       latencyMs: i === 8 ? -3 : 12.4,
+      ...(i === 7 ? SUPPORT_FIELDS : {}),
     }));
     if (i === 3) entries.push(entry(3, { userId: 'someone-else' }));
   }
@@ -149,8 +166,12 @@ async function exerciseRepo(store: Store): Promise<void> {
   assert.equal(typeof seven.id, 'number');
   assert.deepEqual(
     { ...seven, id: undefined },
-    { id: undefined, at: T0 + 7_000, keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null, requestedModel: 'claude-opus-4-8' },
+    { id: undefined, at: T0 + 7_000, userId: 'u1', keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null, requestedModel: 'claude-opus-4-8', ...SUPPORT_FIELDS },
   );
+  assert.deepEqual({ ...(await repo.findByRequestId('req_seven'))!, id: undefined }, { ...seven, id: undefined }, 'found by the gateway\'s request id');
+  assert.equal((await repo.findByRequestId('msg_upstream_7'))?.requestId, 'req_seven', "and by the upstream's");
+  assert.equal(await repo.findByRequestId('req_none'), undefined);
+  assert.deepEqual((await repo.recentOf({ fingerprint: '0123456789abcdef' }, T0, 10)).map((r) => r.requestId), ['req_seven']);
   const nine = (await repo.list({ userId: 'u1', limit: 1, until: T0 + 9_001, since: T0 + 9_000 }))[0]!;
   assert.equal(nine.requestedModel, null, 'no alias: no requested name beside the model');
   const eight = (await repo.list({ userId: 'u1', limit: 1, until: T0 + 8_001, since: T0 + 8_000 }))[0]!;
@@ -271,6 +292,10 @@ const OLD_ROWS = [
   { id: 'req_a_1', at: '2026-11-20T12:00:02.500Z', user_id: 'u1', key_id: 'k1', model: 'n', status: 429, input_tokens: 1, output_tokens: 2, latency_ms: 0, session_id: null, outcome: null },
   { id: 'req_c_0', at: '2026-11-20T12:00:00.001Z', user_id: 'u2', key_id: 'k9', model: 'm', status: 200, input_tokens: 9_000_000_000, output_tokens: 1, latency_ms: 7, session_id: null, outcome: null },
 ];
+/** Rows written before migration 0014 have no support-desk facts. */
+const SUPPORT_COLUMNS_EMPTY = Object.fromEntries(
+  ['request_id', 'method', 'path', 'protocol', 'error_code', 'error_message', 'key_hint', 'key_fingerprint', 'provider', 'upstream_status', 'upstream_request_id', 'attempts'].map((c) => [c, null]),
+);
 /** The same rows in (at, id) order, as the new table must hold them. */
 const MIGRATED = [3, 1, 2, 0].map((i) => OLD_ROWS[i]!);
 
@@ -285,7 +310,7 @@ async function exerciseMigration(db: Kysely<any>, open: () => Promise<Store>, po
     assert.deepEqual(rows.map((r) => Number(r.id)), [1, 2, 3, 4], 'ids numbered in (at, id) order');
     assert.deepEqual(
       rows.map((r) => ({ ...r, id: undefined, at: Number(r.at), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens) })),
-      MIGRATED.map((r) => ({ ...r, id: undefined, at: Date.parse(r.at), requested_model: null })),
+      MIGRATED.map((r) => ({ ...r, id: undefined, at: Date.parse(r.at), requested_model: null, ...SUPPORT_COLUMNS_EMPTY })),
       'every value kept, times as epoch ms',
     );
     const page = await store.requestLog.list({ userId: 'u1', limit: 10 });
@@ -296,7 +321,12 @@ async function exerciseMigration(db: Kysely<any>, open: () => Promise<Store>, po
     const indexes = postgres
       ? (await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'request_log' order by 1`.execute(db)).rows.map((r) => r.name)
       : (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'request_log' order by 1`.execute(db)).rows.map((r) => r.name);
-    assert.deepEqual(indexes, postgres ? ['request_log_key_at_idx', 'request_log_pkey', 'request_log_user_at_idx'] : ['request_log_key_at_idx', 'request_log_user_at_idx'], 'no index on time alone; on SQLite the id is the rowid');
+    const support = ['request_log_fingerprint_idx', 'request_log_request_id_idx', 'request_log_upstream_id_idx'];
+    assert.deepEqual(
+      indexes,
+      postgres ? ['request_log_fingerprint_idx', 'request_log_key_at_idx', 'request_log_pkey', 'request_log_request_id_idx', 'request_log_upstream_id_idx', 'request_log_user_at_idx'] : [...support.slice(0, 1), 'request_log_key_at_idx', ...support.slice(1), 'request_log_user_at_idx'],
+      'no index on time alone; on SQLite the id is the rowid; the support columns: request ids, fingerprints (partial)',
+    );
   } finally {
     await store.close();
   }
