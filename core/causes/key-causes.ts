@@ -49,7 +49,7 @@ export const KEY_CAUSES = {
   KEY_DELETED: {
     summary: 'The key was deleted: the service answers 401 to it for good.',
     why: 'Deleting a key (by its owner, or by an operator after a suspected leak) cannot be undone; its value is never valid again.',
-    userRemedy: 'A deleted key cannot come back: create a new one on the keys page and use that.',
+    userRemedy: 'A deleted key cannot come back: create a new one on the keys page.',
     operatorRemedy: 'Confirm when and by whom it was deleted; the user creates a new key (a deleted one is never restored).',
     commands: ['gwctl verify   # after exporting the new key'],
     operatorCommands: [FIND_KEY, 'gwctl admin audit'],
@@ -57,7 +57,7 @@ export const KEY_CAUSES = {
   KEY_UNKNOWN: {
     summary: 'The service has never had a key with this value: it is mistyped or copied incompletely.',
     why: 'Only the whole value matches; a key missing characters at either end, with a typo, or from another service is unknown here.',
-    userRemedy: 'Copy the key again, whole, from where you saved it and send it bare (no spaces, line breaks or quotes). If it was never saved, create a new key on the keys page.',
+    userRemedy: 'An unknown key is mistyped or incomplete: copy it again, whole, from where you saved it and send it bare (no spaces, line breaks or quotes). A key that was never saved cannot be shown again: create a new one on the keys page.',
     operatorRemedy: 'Nothing to fix on the service: no key ever had this value. Check the masked form the user sees against their keys.',
     commands: ['read -rs {token_var} && export {token_var}   # paste the whole key', 'gwctl verify'],
     operatorCommands: ['gwctl admin key list --user <name>', FIND_KEY],

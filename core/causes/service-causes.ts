@@ -77,7 +77,7 @@ export const SERVICE_CAUSES = {
   MODEL_NOT_ALLOWED: {
     summary: "The model is served, but not to this key: it is outside the key's or its account's allowed models (403).",
     why: 'The key owner or an operator limited the key, or an operator limited the account, to some models.',
-    userRemedy: 'Use one of the models the key is limited to (the message lists them), or have the key owner change the key on the keys page, within what an operator allows the account.',
+    userRemedy: "Use a model the key may use, or have the key owner change the key's models on the keys page, within what an operator allows the account.",
     operatorRemedy: "Widen the account's allowed models if the user should have this one; the key owner widens the key's own list.",
     commands: ['gwctl verify   # lists the models this key may use', 'gwctl config set client.model <model id>'],
     operatorCommands: ['gwctl admin user set <name> --models <model,model>', 'gwctl admin key update <id> --models <model,model>'],
