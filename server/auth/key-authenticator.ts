@@ -6,6 +6,7 @@
 // - PostgreSQL (several instances): revocation feeds (LISTEN/NOTIFY, Redis) name what to drop.
 //   While any feed is disconnected, the cache is bypassed and every request reads the database.
 // In steady state a request costs no query.
+import { causeEntry } from '../../core/causes/catalogue.ts';
 import { maskKey } from '../../core/redact.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { RevocationEvent, RevocationFeed } from '../cluster/revocation.ts';
@@ -84,11 +85,11 @@ export class KeyAuthenticator {
       throw new GatewayError(
         401,
         'invalid_api_key',
-        `Invalid API key (${maskKey(key)}): it is unknown, incomplete or was deleted. A deleted key cannot come back: create a new one on the keys page; otherwise copy the key again.`,
+        `Invalid API key (${maskKey(key)}): it is unknown, incomplete or was deleted. ${causeEntry('KEY_DELETED').userRemedy} ${causeEntry('KEY_UNKNOWN').userRemedy}`,
       );
     }
     if (owner.disabled) {
-      throw new GatewayError(401, 'account_disabled', `The account that owns this key (${maskKey(key)}) is disabled. Ask an operator.`, {
+      throw new GatewayError(401, 'account_disabled', `The account that owns this key (${maskKey(key)}) is disabled. ${causeEntry('USER_DISABLED').userRemedy}`, {
         subject: { userId: owner.id, keyId: record.id },
       });
     }

@@ -1,6 +1,7 @@
 // The key's own limits and its owner's at request time, all read from the cached auth context (no
 // query): expiry (401), allowed models (403: the key's list within the owner's), and whose budgets
 // a request counts against (the key's, and the owner's over all their keys).
+import { causeEntry } from '../../core/causes/catalogue.ts';
 import type { AuthContext } from '../auth/key-authenticator.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { hasAnyBudget } from './key-limits.ts';
@@ -12,7 +13,7 @@ export function checkExpiry(auth: AuthContext, now: number): void {
   throw new GatewayError(
     401,
     'key_expired',
-    `This API key expired at ${expiresAt}. The key owner can set a later expiry on the keys page, or create a new key.`,
+    `This API key expired at ${expiresAt}. ${causeEntry('KEY_EXPIRED').userRemedy}`,
   );
 }
 
@@ -32,8 +33,8 @@ export function checkModelAllowed(auth: AuthContext, asked: string, resolved: st
     403,
     'model_not_allowed',
     allowed.length === 0
-      ? `This API key may not use any model: its own list and its account's have none in common. The key owner can change the key on the keys page; an operator sets the account's.`
-      : `This API key may not use the model "${asked}". It is limited to: ${allowed.join(', ')}. The key owner can change that on the keys page, within what an operator allows the account.`,
+      ? `This API key may not use any model: its own list and its account's have none in common. ${causeEntry('MODEL_NOT_ALLOWED').userRemedy}`
+      : `This API key may not use the model "${asked}". It is limited to: ${allowed.join(', ')}. ${causeEntry('MODEL_NOT_ALLOWED').userRemedy}`,
     { param: 'model' },
   );
 }

@@ -2,6 +2,7 @@
 // with the request's tokens when it ends. Between the two, concurrent requests of one key can
 // overshoot a budget by what they use; a budget is a spending cap, not an exact meter.
 // Counting starts when a key has a budget: keys without one cost nothing here.
+import { causeEntry } from '../../core/causes/catalogue.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { BudgetCounter, BudgetUnit } from './budget-counter.ts';
 import { periodOf, type PeriodKind } from './budget-periods.ts';
@@ -55,8 +56,7 @@ export async function checkBudgets(counter: BudgetCounter, holders: BudgetHolder
         429,
         'quota_exceeded',
         `${holder.label} has used its ${period === 'day' ? 'daily' : 'monthly'} budget of ${standing.limit} ${unit}. ` +
-          `This is a quota, not a rate limit: retrying sooner will not help. It resets at ${standing.resetsAt} (in ${retryAfter} s); ` +
-          'the key owner or an operator can raise it.',
+          `${causeEntry('QUOTA_EXCEEDED').userRemedy} It resets at ${standing.resetsAt} (in ${retryAfter} s).`,
         // SDKs retry 429 with back-off by default; for a quota that only burns requests.
         { headers: { 'retry-after': String(retryAfter), 'x-should-retry': 'false' } },
       );
