@@ -4,8 +4,11 @@ import type { CliContext } from '../cli-context.ts';
 import { auditCommand } from './admin/audit.ts';
 import { keyCreateCommand } from './admin/key-create.ts';
 import { keyDeleteCommand } from './admin/key-delete.ts';
+import { keyFindCommand } from './admin/key-find.ts';
 import { keyListCommand } from './admin/key-list.ts';
 import { keyUpdateCommand } from './admin/key-update.ts';
+import { requestCommand } from './admin/request.ts';
+import { supportCommand } from './admin/support.ts';
 import { tokenCreateCommand } from './admin/token-create.ts';
 import { tokenListCommand } from './admin/token-list.ts';
 import { tokenRevokeCommand } from './admin/token-revoke.ts';
@@ -15,12 +18,13 @@ import { userDeleteCommand } from './admin/user-delete.ts';
 import { userListCommand } from './admin/user-list.ts';
 import { userPasswdCommand } from './admin/user-passwd.ts';
 import { userSetCommand } from './admin/user-set.ts';
+import { userShowCommand } from './admin/user-show.ts';
 import { userStateCommand } from './admin/user-state.ts';
 
 export function adminCommand(ctx: CliContext): CommandModule {
   return {
     command: 'admin',
-    describe: 'Operator commands: users, API keys, operator tokens, usage, audit log',
+    describe: 'Operator commands: users, API keys, operator tokens, usage, audit log, request lookup',
     builder: (y) =>
       y
         .command({
@@ -30,6 +34,7 @@ export function adminCommand(ctx: CliContext): CommandModule {
             u
               .command(userAddCommand(ctx) as never)
               .command(userListCommand(ctx) as never)
+              .command(userShowCommand(ctx) as never)
               .command(userSetCommand(ctx) as never)
               .command(userStateCommand(ctx, 'disable') as never)
               .command(userStateCommand(ctx, 'enable') as never)
@@ -45,6 +50,7 @@ export function adminCommand(ctx: CliContext): CommandModule {
             k
               .command(keyCreateCommand(ctx) as never)
               .command(keyListCommand(ctx) as never)
+              .command(keyFindCommand(ctx) as never)
               .command(keyUpdateCommand(ctx) as never)
               .command(keyDeleteCommand(ctx) as never)
               .demandCommand(1, 'Name a key subcommand.'),
@@ -63,6 +69,8 @@ export function adminCommand(ctx: CliContext): CommandModule {
         })
         .command(usageCommand(ctx) as never)
         .command(auditCommand(ctx) as never)
+        .command(requestCommand(ctx) as never)
+        .command(supportCommand(ctx) as never)
         .demandCommand(1, 'Name an admin subcommand.'),
     handler: () => undefined,
   };

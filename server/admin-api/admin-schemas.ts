@@ -1,6 +1,7 @@
 // JSON schemas of the operator API: they validate requests, shape responses (fields not listed are
 // never sent, so a key value cannot leak through a record) and become the OpenAPI document.
 // Loads the route-schema fields the OpenAPI generator adds (tags, summary, description).
+import { keyFindSchema, requestVerdictSchema, supportVerdictSchema, userOverviewSchema } from './support-schemas.ts';
 import type {} from '@fastify/swagger';
 import { LIMITS_SCHEMA_PROPERTIES } from '../limits/limits-input.ts';
 
@@ -118,6 +119,10 @@ export const NAMED_SCHEMAS = {
   AuditEntry: auditEntrySchema,
   UsageRow: usageRowSchema,
   Error: errorSchema,
+  RequestVerdict: requestVerdictSchema,
+  KeyFind: keyFindSchema,
+  UserOverview: userOverviewSchema,
+  SupportVerdict: supportVerdictSchema,
 } as const;
 
 export const ref = (name: keyof typeof NAMED_SCHEMAS) => ({ $ref: `${name}#` }) as const;

@@ -1,6 +1,6 @@
 // The audit log of operator and owner actions. Entries are written after the change succeeded and
 // are never edited. Callers pass ids, masked hints and limits, never a key or token value.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { newId } from '../auth/random-tokens.ts';
 import type { AuditLogTable, Database } from './schema.ts';
 
@@ -51,11 +51,14 @@ export class AuditRepo {
     await this.db.insertInto('audit_log').values(row).execute();
   }
 
-  /** Newest first. */
-  async list(options: { limit?: number; action?: string; actor?: string } = {}): Promise<AuditRecord[]> {
+  /** Newest first. `target` matches a whole target or its first word (`key:<id>` finds `key:<id> sk-…wxyz`). */
+  async list(options: { limit?: number; action?: string; actor?: string; target?: string } = {}): Promise<AuditRecord[]> {
     let q = this.db.selectFrom('audit_log').selectAll();
     if (options.action) q = q.where('action', '=', options.action);
     if (options.actor) q = q.where('actor', '=', options.actor);
+    const target = options.target;
+    // A prefix compared with substr, not LIKE: ids hold `_`, a LIKE wildcard.
+    if (target) q = q.where((eb) => eb.or([eb('target', '=', target), sql<boolean>`substr(target, 1, ${target.length + 1}) = ${`${target} `}`]));
     const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(options.limit ?? 100).execute();
     return rows.map((r) => ({
       id: r.id,

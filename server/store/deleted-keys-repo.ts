@@ -7,6 +7,8 @@ import type { Database } from './schema.ts';
 export interface DeletedKeyRecord {
   keyId: string;
   userId: string;
+  /** The owner's name when the key was deleted. */
+  username: string;
   name: string | null;
   hint: string;
   createdAt: string;
@@ -23,18 +25,20 @@ export const fingerprintOfHash = (keyHash: string): string => keyHash.slice(0, F
 export async function tombstoneKeys(trx: Transaction<Database>, which: { keyId: string; userId?: string } | { userId: string }): Promise<void> {
   const now = new Date().toISOString();
   const where = 'keyId' in which
-    ? which.userId !== undefined ? sql`id = ${which.keyId} and user_id = ${which.userId}` : sql`id = ${which.keyId}`
-    : sql`user_id = ${which.userId}`;
-  await sql`insert into deleted_keys (key_hash, key_id, user_id, name, hint, created_at, deleted_at)
-    select key_hash, id, user_id, name, hint, created_at, ${now} from api_keys where ${where}
+    ? which.userId !== undefined ? sql`k.id = ${which.keyId} and k.user_id = ${which.userId}` : sql`k.id = ${which.keyId}`
+    : sql`k.user_id = ${which.userId}`;
+  await sql`insert into deleted_keys (key_hash, key_id, user_id, username, name, hint, created_at, deleted_at)
+    select k.key_hash, k.id, k.user_id, u.username, k.name, k.hint, k.created_at, ${now}
+    from api_keys k join users u on u.id = k.user_id where ${where}
     on conflict (key_hash) do nothing`.execute(trx);
 }
 
-type Row = { key_hash: string; key_id: string; user_id: string; name: string | null; hint: string; created_at: string; deleted_at: string };
+type Row = { key_hash: string; key_id: string; user_id: string; username: string; name: string | null; hint: string; created_at: string; deleted_at: string };
 
 const toRecord = (r: Row): DeletedKeyRecord => ({
   keyId: r.key_id,
   userId: r.user_id,
+  username: r.username,
   name: r.name,
   hint: r.hint,
   createdAt: r.created_at,
@@ -61,6 +65,12 @@ export class DeletedKeysRepo {
   async findByKeyId(keyId: string): Promise<DeletedKeyRecord | undefined> {
     const row = await this.db.selectFrom('deleted_keys').selectAll().where('key_id', '=', keyId).limit(1).executeTakeFirst();
     return row ? toRecord(row) : undefined;
+  }
+
+  /** One owner's deleted keys, newest deletion first. */
+  async listForUser(userId: string, limit = 50): Promise<DeletedKeyRecord[]> {
+    const rows = await this.db.selectFrom('deleted_keys').selectAll().where('user_id', '=', userId).orderBy('deleted_at', 'desc').limit(limit).execute();
+    return rows.map(toRecord);
   }
 
   /** Deleted keys with this masked hint (`sk-…wxyz`), newest deletion first. */

@@ -2,7 +2,7 @@
 // owner; their optional limits (expiry, models, rate, budgets) are kept beside them.
 import type { Kysely, Transaction } from 'kysely';
 import type { RevocationEvent } from '../cluster/revocation.ts';
-import { tombstoneKeys } from './deleted-keys-repo.ts';
+import { fingerprintOfHash, tombstoneKeys } from './deleted-keys-repo.ts';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../auth/api-key-values.ts';
 import { newId } from '../auth/random-tokens.ts';
 import { NO_LIMITS, applyPatch, type KeyLimits, type LimitsPatch } from '../limits/key-limits.ts';
@@ -126,6 +126,30 @@ export class KeysRepo {
   async listAll(): Promise<ApiKeyRecord[]> {
     const rows = await this.db.selectFrom('api_keys').select(PUBLIC_COLUMNS).orderBy('created_at', 'desc').execute();
     return rows.map(toRecord);
+  }
+
+  /** Keys with this masked hint (`sk-…wxyz`); several keys can share one. */
+  async findByHint(hint: string, limit = 20): Promise<ApiKeyRecord[]> {
+    const rows = await this.db.selectFrom('api_keys').select(PUBLIC_COLUMNS).where('hint', '=', hint).orderBy('created_at', 'desc').limit(limit).execute();
+    return rows.map(toRecord);
+  }
+
+  /** The key whose SHA-256 starts with `fingerprint` (16 hex digits; a range of the unique hash index). */
+  async findByFingerprint(fingerprint: string): Promise<ApiKeyRecord | undefined> {
+    if (!/^[0-9a-f]{16}$/.test(fingerprint)) return undefined;
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(PUBLIC_COLUMNS)
+      .where('key_hash', '>=', fingerprint)
+      .where('key_hash', '<', `${fingerprint}g`)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** How the request log and the support desk name the key's value: the first 16 hex digits of its hash. */
+  async fingerprintOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('api_keys').select('key_hash').where('id', '=', id).executeTakeFirst();
+    return row ? fingerprintOfHash(row.key_hash) : undefined;
   }
 
   async findById(id: string): Promise<ApiKeyRecord | undefined> {

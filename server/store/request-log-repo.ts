@@ -204,12 +204,20 @@ export class RequestLogRepo {
     return upstream ? toRecord(upstream) : undefined;
   }
 
-  /** The newest entries of one key, one owner, or one refused key fingerprint, since `since` (epoch ms). */
-  async recentOf(subject: { keyId: string } | { userId: string } | { fingerprint: string }, since: number, limit: number): Promise<RequestLogRecord[]> {
+  /**
+   * The newest entries since `since` (epoch ms) of one key, one owner, or refused key values (by
+   * fingerprint, or by masked hint: the latter reads the period's rows, for the support desk only).
+   */
+  async recentOf(
+    subject: { keyId: string } | { userId: string } | { fingerprint: string } | { keyHint: string },
+    since: number,
+    limit: number,
+  ): Promise<RequestLogRecord[]> {
     let q = this.db.selectFrom('request_log').selectAll().where('at', '>=', since);
     if ('keyId' in subject) q = q.where('key_id', '=', subject.keyId);
     else if ('userId' in subject) q = q.where('user_id', '=', subject.userId);
-    else q = q.where('key_fingerprint', '=', subject.fingerprint);
+    else if ('fingerprint' in subject) q = q.where('key_fingerprint', '=', subject.fingerprint);
+    else q = q.where('key_hint', '=', subject.keyHint).where('key_fingerprint', 'is not', null);
     const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map(toRecord);
   }

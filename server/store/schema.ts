@@ -169,6 +169,8 @@ export interface DeletedKeysTable {
   key_hash: string;
   key_id: string;
   user_id: string;
+  /** The owner's name then (the user may be deleted too). */
+  username: string;
   name: string | null;
   hint: string;
   created_at: string;

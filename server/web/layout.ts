@@ -9,7 +9,7 @@ export interface PageUser {
 
 export interface PageOptions {
   title: string;
-  active?: 'chat' | 'images' | 'keys' | 'usage' | 'admin' | 'admin-keys' | 'account';
+  active?: 'chat' | 'images' | 'keys' | 'usage' | 'admin' | 'admin-keys' | 'admin-support' | 'account';
   user?: PageUser;
   csrfToken?: string;
   body: SafeHtml;
@@ -34,6 +34,7 @@ const NAV: Array<[NonNullable<PageOptions['active']>, string, string]> = [
 const ADMIN_NAV: Array<(typeof NAV)[number]> = [
   ['admin', '/admin', 'Users'],
   ['admin-keys', '/admin/keys', 'All keys'],
+  ['admin-support', '/admin/support', 'Support'],
 ];
 
 function header(page: PageOptions): SafeHtml {

@@ -43,6 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('key_hash', 'text', (c) => c.primaryKey())
     .addColumn('key_id', 'text', (c) => c.notNull())
     .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('username', 'text', (c) => c.notNull())
     .addColumn('name', 'text')
     .addColumn('hint', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())

@@ -17,6 +17,7 @@ import { standings } from '../../limits/quota-guard.ts';
 import { registerAdminUserLimits } from './admin-user-limits.ts';
 import { doneNotice, registerAdminUserActions } from './admin-user-actions.ts';
 import { registerAdminKeysPage } from './admin-keys-page.ts';
+import { registerAdminSupportPage } from './admin-support-page.ts';
 import { registerAdminUserUsage } from './admin-user-usage.ts';
 import { sparkDays, sparkline, SPARK_DAYS } from '../sparkline.ts';
 import { limitsSummary } from './key-limits-view.ts';
@@ -92,6 +93,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
   registerAdminUserLimits(app, deps, onRequest);
   registerAdminUserActions(app, deps, onRequest);
   registerAdminKeysPage(app, deps, onRequest);
+  registerAdminSupportPage(app, deps, onRequest);
   registerAdminUserUsage(app, deps, onRequest);
 
   app.post<{ Body: { username?: string; password?: string; admin?: string } }>('/admin/users', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
