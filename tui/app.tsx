@@ -15,6 +15,7 @@ import { HomeScreen } from './screens/home-screen.tsx';
 import { ProxyScreen } from './screens/proxy-screen.tsx';
 import { SettingsScreen } from './screens/settings-screen.tsx';
 import { StartScreen } from './screens/start-screen.tsx';
+import { SupportScreen } from './screens/support-screen.tsx';
 import { VerifyScreen } from './screens/verify-screen.tsx';
 import { createTheme } from './theme.ts';
 
@@ -29,6 +30,7 @@ const SCREENS: Record<ScreenId, () => JSX.Element> = {
   acceptance: AcceptanceScreen,
   'client-config': ClientConfigScreen,
   settings: SettingsScreen,
+  support: SupportScreen,
 };
 
 export interface AppProps {

@@ -1,10 +1,7 @@
 // The support desk's answers as text: one request's verdict, a key lookup, an account overview.
 // The same documents go out as JSON with --json; these are for people reading a terminal.
 import { formatTime } from '../../core/format-time.ts';
-import type { RequestVerdict } from '../../server/support/explain-request.ts';
-import type { KeyFindResult } from '../../server/support/find-key.ts';
-import type { FailureCount } from '../../server/support/recent-failures.ts';
-import type { SupportVerdict } from '../../server/support/support-verdict.ts';
+import type { FailureCount, KeyFindResult, RequestVerdict, SupportVerdict } from '../../core/support/support-documents.ts';
 import type { UserOverview } from '../../server/support/user-overview.ts';
 import { formatTable } from './format-table.ts';
 

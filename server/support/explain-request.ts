@@ -1,49 +1,12 @@
 // `gwctl admin request <id>`, /admin/requests/<id> and GET /admin/api/v1/requests/{id}: what
 // happened to one request and why, from the request log, the deleted keys' tombstones, the audit
 // log and the key and owner as they are now; with the operator's remedy and the one to send the user.
-import { causeEntry, type CauseCode } from '../../core/causes/catalogue.ts';
+import { causeEntry } from '../../core/causes/catalogue.ts';
+import type { RequestVerdict } from '../../core/support/support-documents.ts';
 import { fillTemplate } from '../../core/doctor/fill-template.ts';
 import type { RequestLogRecord } from '../store/request-log-repo.ts';
 import type { Store } from '../store/store.ts';
 import { causeOfEntry, type EntryContext } from './cause-of-entry.ts';
-
-export interface RequestVerdict {
-  requestId: string;
-  /** ISO time the request ended. */
-  at: string;
-  status: number;
-  cause: CauseCode;
-  summary: string;
-  why: string;
-  /** What the operator does. */
-  remedy: string;
-  /** What to tell the user. */
-  userRemedy: string;
-  operatorCommands: string[];
-  userCommands: string[];
-  facts: string[];
-  request: {
-    method: string | null;
-    path: string | null;
-    protocol: string | null;
-    user: string | null;
-    keyId: string | null;
-    keyHint: string | null;
-    keyFingerprint: string | null;
-    model: string | null;
-    requestedModel: string | null;
-    errorCode: string | null;
-    provider: string | null;
-    upstreamStatus: number | null;
-    upstreamRequestId: string | null;
-    attempts: number | null;
-    latencyMs: number;
-    sessionId: string | null;
-    outcome: string | null;
-    inputTokens: number;
-    outputTokens: number;
-  };
-}
 
 export interface ExplainOptions {
   /** The service's public address, for remedies that name it. */
@@ -131,4 +94,4 @@ function verdictOf(entry: RequestLogRecord, context: EntryContext & { username?:
   };
 }
 
-export { verdictOf as verdictOfEntry };
+export type { RequestVerdict };

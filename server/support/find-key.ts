@@ -3,48 +3,11 @@
 // masked hint (`sk-…a1b2`) from a user's screen or a fingerprint from the request log; a key id from
 // the key list. A full key value is taken too (only its fingerprint is used) but never needed.
 import { hashApiKey } from '../auth/api-key-values.ts';
-import type { KeyLimits } from '../limits/key-limits.ts';
+import type { FoundKey, KeyFindResult, KeyState, RefusedValue } from '../../core/support/support-documents.ts';
 import type { ApiKeyRecord } from '../store/keys-repo.ts';
 import { fingerprintOfHash, type DeletedKeyRecord } from '../store/deleted-keys-repo.ts';
 import type { Store } from '../store/store.ts';
-import { failuresByCause, RECENT_DAYS, type FailureCount } from './recent-failures.ts';
-
-export type KeyState = 'active' | 'expired' | 'owner disabled' | 'owner deleted' | 'deleted';
-
-export interface FoundKey {
-  keyId: string;
-  hint: string;
-  name: string | null;
-  fingerprint: string | null;
-  owner: string | null;
-  state: KeyState;
-  createdAt: string;
-  /** Deleted keys: when and by whom (the audit log's actor). */
-  deletedAt: string | null;
-  deletedBy: string | null;
-  limits: KeyLimits | null;
-  lastUsedAt: string | null;
-  recentFailures: FailureCount[];
-}
-
-/** A value that matched no key when it was sent: only its hint and fingerprint are known. */
-export interface RefusedValue {
-  hint: string | null;
-  fingerprint: string;
-  requests: number;
-  lastAt: string;
-  lastRequestId: string | null;
-}
-
-export interface KeyFindResult {
-  query: string;
-  /** How the query was read. */
-  kind: 'key id' | 'fingerprint' | 'hint' | 'key value';
-  keys: FoundKey[];
-  refusedValues: RefusedValue[];
-  /** Days of the request log read for failures. */
-  days: number;
-}
+import { failuresByCause, RECENT_DAYS } from './recent-failures.ts';
 
 const DAY_MS = 86_400_000;
 const HINT = /^(sk-)?(…|\.\.\.)([A-Za-z0-9]{4})?$/;
@@ -158,3 +121,5 @@ async function refused(store: Store, by: { fingerprint?: string; hint?: string }
   }
   return [...byValue.values()];
 }
+
+export type { FoundKey, KeyFindResult, KeyState, RefusedValue };

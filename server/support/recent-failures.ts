@@ -1,17 +1,9 @@
 // A key's, an owner's or a refused value's recent failures counted by cause: what support reads
 // first ("12 QUOTA_EXCEEDED since Monday"), newest example of each with its request id.
 import type { CauseCode } from '../../core/causes/catalogue.ts';
+import type { FailureCount } from '../../core/support/support-documents.ts';
 import type { RequestLogRecord } from '../store/request-log-repo.ts';
 import { causeOfEntry, type EntryContext } from './cause-of-entry.ts';
-
-export interface FailureCount {
-  cause: CauseCode;
-  count: number;
-  /** ISO time of the newest one. */
-  lastAt: string;
-  /** The newest one's request id, to look it up with `gwctl admin request`. */
-  lastRequestId: string | null;
-}
 
 /** Days of the request log a lookup reads by default. */
 export const RECENT_DAYS = 7;
@@ -29,3 +21,5 @@ export function failuresByCause(entries: readonly RequestLogRecord[], context: E
   }
   return [...byCause.values()].sort((a, b) => b.count - a.count || b.lastAt.localeCompare(a.lastAt));
 }
+
+export type { FailureCount };

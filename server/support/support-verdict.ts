@@ -5,24 +5,9 @@
 import { causeEntry, type CauseCode } from '../../core/causes/catalogue.ts';
 import { fillTemplate } from '../../core/doctor/fill-template.ts';
 import type { Store } from '../store/store.ts';
-import { explainRequest, type ExplainOptions, type RequestVerdict } from './explain-request.ts';
+import type { RequestVerdict, SupportVerdict } from '../../core/support/support-documents.ts';
+import { explainRequest, type ExplainOptions } from './explain-request.ts';
 import type { SupportBundle } from './support-bundle.ts';
-
-export interface SupportVerdict {
-  verdict: {
-    cause: CauseCode;
-    summary: string;
-    remedy: string;
-    userRemedy: string;
-    /** Which half decided: what the gateway recorded, or the user's diagnosis. */
-    source: 'service' | 'client';
-    facts: string[];
-  };
-  client: { cause: CauseCode | null; observed: string | null; createdAt: string | null };
-  requests: RequestVerdict[];
-  /** Request ids of the bundle this gateway has no record of. */
-  unknownRequestIds: string[];
-}
 
 const NOT_A_FAILURE = new Set<CauseCode>(['OK', 'FAILURE_NOT_REPRODUCED']);
 
@@ -75,3 +60,5 @@ export async function supportVerdict(store: Store, bundle: SupportBundle, option
     unknownRequestIds,
   };
 }
+
+export type { SupportVerdict };

@@ -45,7 +45,7 @@ test('navigation: arrows and j/k move, enter opens, esc goes back, digits jump',
   await app.press(KEY.up);
   await app.waitFor('› 2 Start client');
   await app.press('k', 'k');
-  await app.waitFor('› 8 Quit', 'gwctl › Home');
+  await app.waitFor('› 9 Quit', 'gwctl › Home');
   await app.press('j', KEY.enter);
   await app.waitFor('gwctl › Verify key', '✔ models.list');
   await app.press(KEY.escape);
@@ -61,7 +61,7 @@ test('navigation: arrows and j/k move, enter opens, esc goes back, digits jump',
 test('? shows the help of every screen over it, any key closes it', async () => {
   const { deps } = setup();
   const app = renderApp(deps);
-  const titles = ['Verify key', 'Start client', 'Diagnose', 'Proxy', 'Acceptance', 'Client config', 'Settings'];
+  const titles = ['Verify key', 'Start client', 'Diagnose', 'Proxy', 'Acceptance', 'Client config', 'Settings', 'Support'];
   await app.press('?');
   await app.waitFor('Help · Home', 'Everywhere', 'ctrl-c quit at once');
   await app.press('x');
@@ -93,7 +93,7 @@ test('q quits with 0 and ctrl-c with 130; Quit in the menu quits', async () => {
   assert.deepEqual(second.exits, [{ kind: 'quit', code: 130 }]);
   const third = renderApp(setup().deps);
   await third.waitFor('gwctl › Home');
-  await third.press('8');
+  await third.press('9');
   assert.deepEqual(third.exits, [{ kind: 'quit', code: 0 }]);
 });
 

@@ -25,6 +25,7 @@ test('80x24: home and every screen fit, with their title and key hints', async (
     ['5', 'Acceptance', 'Three layers'],
     ['6', 'Client config', 'Pinned in client settings'],
     ['7', 'Settings', 'tui.afterClient'],
+    ['8', 'Support', 'Look up:'],
   ];
   for (const [key, title, ready] of screens) {
     await app.press(key);

@@ -5,7 +5,7 @@ import { createContext, useContext, useLayoutEffect, useRef } from 'react';
 import type { LaunchRequest } from '../../core/launch/launch-client.ts';
 import type { Theme } from '../theme.ts';
 
-export type ScreenId = 'home' | 'verify' | 'start' | 'diagnose' | 'proxy' | 'acceptance' | 'client-config' | 'settings';
+export type ScreenId = 'home' | 'verify' | 'start' | 'diagnose' | 'proxy' | 'acceptance' | 'client-config' | 'settings' | 'support';
 
 /** The terminal goes to a client; the app comes back afterwards (or gwctl exits with its code). */
 export interface Handover {

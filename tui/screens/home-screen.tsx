@@ -20,6 +20,7 @@ export const HOME_MENU: ReadonlyArray<MenuItem & { screen: ScreenId | 'quit' }> 
   { label: 'Acceptance', hint: 'the three proxy acceptance layers', screen: 'acceptance' },
   { label: 'Client config', hint: 'what to enter; pinned settings, backups', screen: 'client-config' },
   { label: 'Settings', hint: 'gwctl settings and their sources', screen: 'settings' },
+  { label: 'Support', hint: 'a request id or key → cause (operators)', screen: 'support' },
   { label: 'Quit', hint: 'leave gwctl', screen: 'quit' },
 ];
 
@@ -30,7 +31,7 @@ const HOME_HELP = {
     'Pick an action from the menu; every action shows the command that does the same by hand.',
   ],
   keys: [
-    ['1-8', 'jump to a menu entry'],
+    ['1-9', 'jump to a menu entry'],
     ['r', 'look again (refresh the panel)'],
   ] as const,
 };
@@ -156,7 +157,7 @@ export function HomeScreen() {
       choose(selected);
       return true;
     }
-    if (/^[1-8]$/.test(input)) {
+    if (/^[1-9]$/.test(input) && Number(input) <= HOME_MENU.length) {
       const index = Number(input) - 1;
       setSelected(index);
       choose(index);
