@@ -100,7 +100,7 @@ test('open, verify, diagnose, start the client and come back, quit', async () =>
   tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', '80', '-y', '24', `sh '${script}'`);
   tmuxStarted = true;
 
-  const home = await until('the home screen to fill in', 'gwctl › Home', /verified: \d+ models?/, 'proxy → http://127.0.0.1:', '1 Verify key', '8 Quit');
+  const home = await until('the home screen to fill in', 'gwctl › Home', /verified: \d+ models?/, 'proxy → http://127.0.0.1:', '1 Verify key', '8 Support', '9 Quit');
   assert.match(home, new RegExp(`Key +MSGAPI_AUTH_TOKEN sk-…${key.slice(-4)}`));
   assert.match(home, /Base URL +http:\/\/127\.0\.0\.1:\d+ \(env GWCTL_BASE_URL\)/);
   // A loaded machine may make the proxy slow to answer: shown as a warning, still ok (not down).
