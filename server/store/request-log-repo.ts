@@ -19,6 +19,10 @@ export interface RequestLogInput {
   outcome?: string;
   /** The name the client asked for, when it differs from `model` (a model alias). */
   requestedModel?: string;
+  /** Micro-units of the price table's currency; null = the model had no price; absent = 0. */
+  costMicros?: number | null;
+  /** The tokens behind the cost were estimated. */
+  costEstimated?: boolean;
 }
 
 export interface RequestLogRecord {
@@ -35,6 +39,9 @@ export interface RequestLogRecord {
   sessionId: string | null;
   outcome: string | null;
   requestedModel: string | null;
+  /** Micro-units of the price table's currency; null = the model had no price. */
+  costMicros: number | null;
+  costEstimated: boolean;
 }
 
 export type StatusClass = 2 | 3 | 4 | 5;
@@ -53,10 +60,10 @@ export interface RequestLogQuery {
   limit: number;
 }
 
-/** Rows per INSERT on PostgreSQL: 11 parameters a row, well under its bound of 65,535. */
+/** Rows per INSERT on PostgreSQL: 13 parameters a row, well under its bound of 65,535. */
 const ROWS_PER_INSERT = 500;
 
-const COLUMNS = ['at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome', 'requested_model'] as const;
+const COLUMNS = ['at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome', 'requested_model', 'cost_micros', 'cost_estimated'] as const;
 const INSERT_INTO = `insert into request_log (${COLUMNS.join(', ')}) values `;
 const INSERT_ONE = `${INSERT_INTO}(${COLUMNS.map(() => '?').join(', ')})`;
 
@@ -88,6 +95,8 @@ const rowOf = (e: RequestLogInput): unknown[] => [
   e.sessionId ?? null,
   e.outcome ?? null,
   e.requestedModel ?? null,
+  e.costMicros === undefined ? 0 : e.costMicros,
+  e.costEstimated ? 1 : 0,
 ];
 
 const toMs = (cutoff: string | number): number => {
@@ -116,7 +125,7 @@ export class RequestLogRepo {
         const params: unknown[] = [];
         for (let j = i; j < end; j += 1) {
           const e = entries[j]!;
-          params.push(Math.floor(e.at), e.userId, e.keyId, e.model, e.status, count(e.inputTokens), count(e.outputTokens), count(e.latencyMs), e.sessionId ?? null, e.outcome ?? null, e.requestedModel ?? null);
+          params.push(Math.floor(e.at), e.userId, e.keyId, e.model, e.status, count(e.inputTokens), count(e.outputTokens), count(e.latencyMs), e.sessionId ?? null, e.outcome ?? null, e.requestedModel ?? null, e.costMicros === undefined ? 0 : e.costMicros, e.costEstimated ? 1 : 0);
         }
         const text = end - i === ROWS_PER_INSERT ? INSERT_FULL : multiRowInsert(end - i);
         await trx.executeQuery(CompiledQuery.raw(text, params));
@@ -148,6 +157,8 @@ export class RequestLogRepo {
       sessionId: r.session_id,
       outcome: r.outcome,
       requestedModel: r.requested_model ?? null,
+      costMicros: r.cost_micros === null || r.cost_micros === undefined ? null : Number(r.cost_micros),
+      costEstimated: Number(r.cost_estimated ?? 0) === 1,
     }));
   }
 

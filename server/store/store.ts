@@ -5,6 +5,7 @@ import { AuditRepo } from './audit-repo.ts';
 import { ImageHistoryRepo } from './image-history-repo.ts';
 import { KeysRepo } from './keys-repo.ts';
 import { OperatorTokensRepo } from './operator-tokens-repo.ts';
+import { PricesRepo } from './prices-repo.ts';
 import { RequestLogRepo } from './request-log-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
 import { UsageRepo } from './usage-repo.ts';
@@ -20,6 +21,7 @@ export class Store {
   readonly audit: AuditRepo;
   readonly imageHistory: ImageHistoryRepo;
   readonly requestLog: RequestLogRepo;
+  readonly prices: PricesRepo;
 
   constructor(readonly database: OpenedDatabase) {
     this.users = new UsersRepo(database.db, database.notifyRevocation);
@@ -31,6 +33,7 @@ export class Store {
     this.audit = new AuditRepo(database.db);
     this.imageHistory = new ImageHistoryRepo(database.db);
     this.requestLog = new RequestLogRepo(database.db, database.runBatch);
+    this.prices = new PricesRepo(database.db);
   }
 
   static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {

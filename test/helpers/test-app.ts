@@ -14,6 +14,8 @@ import { ModelRouter } from '../../server/providers/model-router.ts';
 import type { Provider } from '../../server/providers/provider.ts';
 import { Store } from '../../server/store/store.ts';
 import { RequestLog } from '../../server/usage/request-log.ts';
+import { PriceBook } from '../../server/pricing/price-book.ts';
+import type { Price } from '../../server/pricing/price.ts';
 import { UsageMeter } from '../../server/usage/usage-meter.ts';
 
 export interface TestGateway {
@@ -40,6 +42,8 @@ export interface TestGatewayOptions {
   aliases?: ModelAlias[];
   /** Keep a request log (flushed by the test). */
   requestLog?: boolean;
+  /** The price table (as the providers file would give it). */
+  prices?: Price[];
 }
 
 export async function createTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -57,6 +61,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     settings: { publicUrl: 'http://gw.test', publicImageUrl: 'http://img.gw.test', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, ...options.settings },
     now: options.now,
     ...(options.requestLog ? { requestLog: new RequestLog(store.requestLog) } : {}),
+    ...(options.prices ? { prices: new PriceBook(options.prices, () => store.prices.list()) } : {}),
   };
   const text = buildTextApp(deps);
   const image = buildImageApp(deps);

@@ -149,7 +149,7 @@ async function exerciseRepo(store: Store): Promise<void> {
   assert.equal(typeof seven.id, 'number');
   assert.deepEqual(
     { ...seven, id: undefined },
-    { id: undefined, at: T0 + 7_000, keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null, requestedModel: 'claude-opus-4-8' },
+    { id: undefined, at: T0 + 7_000, keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null, requestedModel: 'claude-opus-4-8', costMicros: 0, costEstimated: false },
   );
   const nine = (await repo.list({ userId: 'u1', limit: 1, until: T0 + 9_001, since: T0 + 9_000 }))[0]!;
   assert.equal(nine.requestedModel, null, 'no alias: no requested name beside the model');
@@ -285,7 +285,7 @@ async function exerciseMigration(db: Kysely<any>, open: () => Promise<Store>, po
     assert.deepEqual(rows.map((r) => Number(r.id)), [1, 2, 3, 4], 'ids numbered in (at, id) order');
     assert.deepEqual(
       rows.map((r) => ({ ...r, id: undefined, at: Number(r.at), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens) })),
-      MIGRATED.map((r) => ({ ...r, id: undefined, at: Date.parse(r.at), requested_model: null })),
+      MIGRATED.map((r) => ({ ...r, id: undefined, at: Date.parse(r.at), requested_model: null, cost_micros: null, cost_estimated: null })),
       'every value kept, times as epoch ms',
     );
     const page = await store.requestLog.list({ userId: 'u1', limit: 10 });
