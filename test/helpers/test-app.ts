@@ -61,7 +61,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     settings: { publicUrl: 'http://gw.test', publicImageUrl: 'http://img.gw.test', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, ...options.settings },
     now: options.now,
     ...(options.requestLog ? { requestLog: new RequestLog(store.requestLog) } : {}),
-    ...(options.prices ? { prices: new PriceBook(options.prices, () => store.prices.list()) } : {}),
+    prices: new PriceBook(options.prices ?? [], () => store.prices.list()),
   };
   const text = buildTextApp(deps);
   const image = buildImageApp(deps);

@@ -1,13 +1,21 @@
-// gwctl admin usage [--user <name>] [--since <hours>] [--by key|session] [--json]: requests, tokens and
-// errors per user, key and model, or per client session (requests whose client named one).
+// gwctl admin usage [--user <name>] [--since <hours>] [--by key|session] [--json]: requests, tokens,
+// cost and errors per user, key and model, or per client session (requests whose client named one).
+// Cost is exact: `costMicros` in micro-units (1e-6) of `currency`; null when a request had no price.
 import type { CommandModule } from 'yargs';
 import type { SessionUsageRow } from '../../../server/store/usage-repo.ts';
 import { hourBucket } from '../../../server/usage/usage-meter.ts';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { formatTable, toJson } from '../../output/format-table.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
+import { tableCurrency } from './table-currency.ts';
+import { costView, type CostView } from '../../../server/usage/cost-view.ts';
+import { formatMicros } from '../../../server/pricing/money.ts';
+
+/** "0.046350 USD", or "unknown (3 unpriced)" when a request had no price. */
+const costText = (r: CostView) => (r.costMicros === null ? `unknown (${r.unpricedRequests} unpriced)` : `${formatMicros(r.costMicros)}${r.currency ? ` ${r.currency}` : ''}`);
 
 interface Args extends StoreArgs {
+  config?: string;
   user?: string;
   since: number;
   by: 'key' | 'session';
@@ -24,6 +32,9 @@ interface KeyTotal {
   errors: Record<string, number>;
   /** Requests that ended early (client_aborted, upstream_cut, shutdown_cut), billed up to where they ended. */
   outcomes: Record<string, number>;
+  costMicros: number;
+  unpriced: number;
+  estimated: number;
 }
 
 interface SessionTotal {
@@ -62,6 +73,7 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
     builder: (y) =>
       withStoreOptions(y)
         .option('user', { type: 'string', describe: 'Only this user' })
+        .option('config', { type: 'string', describe: "Providers file, for its prices' currency when none are set in the database [env GWCTL_CONFIG]" })
         .option('since', { type: 'number', default: 24 * 30, describe: 'Hours to look back' })
         .option('by', { choices: ['key', 'session'] as const, default: 'key' as const, describe: 'Group per user, key and model, or per client session' })
         .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document' }) as never,
@@ -82,8 +94,11 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         const totals = new Map<string, KeyTotal>();
         for (const row of rows) {
           const id = `${row.userId}\u0000${row.keyId}\u0000${row.model}`;
-          const total = totals.get(id) ?? { user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: {}, outcomes: {} };
+          const total = totals.get(id) ?? { user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: {}, outcomes: {}, costMicros: 0, unpriced: 0, estimated: 0 };
           total.requests += row.requests;
+          total.costMicros += row.costMicros;
+          total.unpriced += row.unpriced;
+          total.estimated += row.estimated;
           total.inputTokens += row.inputTokens;
           total.outputTokens += row.outputTokens;
           totals.set(id, total);
@@ -96,7 +111,12 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
           const total = totals.get(`${o.userId}\u0000${o.keyId}\u0000${o.model}`);
           if (total) total.outcomes[o.outcome] = (total.outcomes[o.outcome] ?? 0) + o.count;
         }
-        return { sinceHour, by: args.by, rows: [...totals.values()] };
+        const currency = await tableCurrency(store, ctx.env, args.config);
+        return {
+          sinceHour,
+          by: args.by,
+          rows: [...totals.values()].map(({ costMicros, unpriced, estimated, ...total }) => ({ ...total, ...costView({ costMicros, unpriced }, currency), estimatedRequests: estimated })),
+        };
       });
       if (args.json) {
         ctx.stdout(toJson(report));
@@ -116,8 +136,8 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         const errorsText = (e: Record<string, number>) => Object.entries(e).map(([s, c]) => `${s}×${c}`).join(' ') || '-';
         ctx.stdout(
           formatTable(
-            ['USER', 'KEY', 'MODEL', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'ERRORS', 'ENDED EARLY'],
-            (report.rows as KeyTotal[]).map((r) => [r.user, r.keyId || '(web)', r.model, r.requests, r.inputTokens, r.outputTokens, errorsText(r.errors), errorsText(r.outcomes)]),
+            ['USER', 'KEY', 'MODEL', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'COST', 'ERRORS', 'ENDED EARLY'],
+            (report.rows as Array<Omit<KeyTotal, 'costMicros' | 'unpriced' | 'estimated'> & CostView>).map((r) => [r.user, r.keyId || '(web)', r.model, r.requests, r.inputTokens, r.outputTokens, costText(r), errorsText(r.errors), errorsText(r.outcomes)]),
           ),
         );
       }
