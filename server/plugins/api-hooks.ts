@@ -174,6 +174,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
   };
   deps.usage.record(event);
   deps.requestLog?.push(event);
+  if (event.usageClasses) deps.metrics?.countUsage(model, event.usageClasses, cost.costMicros, deps.prices?.currency);
   // Budgets count what reached a provider, like usage; a refusal costs nothing.
   if (state.reachedProvider && hasBudgets(state.auth)) {
     chargeBudgets(deps.budgets, budgetHolders(state.auth), { requests: 1, tokens: inputTokens + outputTokens, cost: cost.costMicros ?? 0 }, (deps.now ?? Date.now)()).catch((error: Error) =>

@@ -10,6 +10,7 @@ import type { ModelInfo, Operation, Provider, ProviderResponse } from '../../ser
 import type { Price } from '../../server/pricing/price.ts';
 import { tokensFromChars } from '../../server/usage/estimate-tokens.ts';
 import { bearer, createTestGateway, type TestGateway } from '../helpers/test-app.ts';
+import { GatewayMetrics } from '../../server/metrics/gateway-metrics.ts';
 
 /** Answers whatever the test queued, in its type's protocol; `cut` ends the body with an error after the chunks. */
 class RecordedProvider implements Provider {
@@ -59,6 +60,7 @@ let userId: string;
 before(async () => {
   gw = await createTestGateway({ providers: [anthropic, openai, gemini, unpriced, new DemoProvider({ chunkDelayMs: 0 })], prices: PRICES, requestLog: true });
   ({ key, userId } = await gw.userWithKey());
+  gw.deps.metrics = new GatewayMetrics({ pendingUsageBuckets: () => 0, usageFlushFailures: () => 0, databaseKeyLookups: () => 0, openResponses: () => 0, providersCooling: () => [] });
 });
 after(() => gw.close());
 
@@ -223,4 +225,15 @@ test('the hourly usage totals equal the sum of the request log rows, model by mo
     assert.equal(rows.reduce((s, r) => s + r.unpriced, 0), sum.unknown, `unpriced requests of ${model}`);
   }
   assert.equal(byModel.get('claude-test')!.micros, 46_350 + 15_105 + 8_400 + 100 * 3 + tokensFromChars(400) * 15);
+});
+
+test('/metrics: tokens by model and class, cost by model, requests without a price; never a key label', async () => {
+  const text = await gw.deps.metrics!.registry.metrics();
+  const line = (name: string) => text.split('\n').find((l) => l.startsWith(name))?.split(' ').at(-1);
+  assert.equal(line('gwctl_tokens_total{model="claude-test",class="cache_write_1h"}'), String(2000 + 500));
+  assert.equal(line('gwctl_tokens_total{model="gpt-test",class="reasoning"}'), String(500 + 100));
+  assert.equal(line('gwctl_cost_micros_total{model="gemini-test",currency="USD"}'), '2450');
+  assert.equal(line('gwctl_cost_micros_total{model="demo-image",currency="USD"}'), '81000');
+  assert.equal(line('gwctl_unpriced_requests_total{model="unpriced-model"}'), '1');
+  assert.doesNotMatch(text, /key_?id=/);
 });
