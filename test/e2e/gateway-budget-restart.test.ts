@@ -66,6 +66,11 @@ describe('budgets across a restart of the built gateway (SQLite)', () => {
     return { requests: rows.reduce((n, r) => n + r.requests, 0), costMicros: rows.reduce((n, r) => n + (r.costMicros ?? 0), 0) };
   };
 
+  test('serve warns about the served models without a price: their cost will be unknown, not zero', () => {
+    assert.match(gateway.stderr, /no price for demo-image, demo-embedding: their cost is recorded as unknown/);
+    assert.doesNotMatch(gateway.stderr, /no price for demo-chat/);
+  });
+
   test('a request budget of 3 a day: 3 pass, the 4th is refused, and after a restart it still is', async () => {
     for (let i = 0; i < 3; i += 1) assert.equal((await chat(requestsKey.key)).status, 200);
     const refused = await chat(requestsKey.key);
