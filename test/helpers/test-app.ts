@@ -7,6 +7,8 @@ import { buildImageApp, buildTextApp } from '../../server/app.ts';
 import { KeyAuthenticator } from '../../server/auth/key-authenticator.ts';
 import type { GatewayDeps, GatewaySettings } from '../../server/gateway-deps.ts';
 import { MemoryBudgetCounter } from '../../server/limits/budget-counter.ts';
+import { budgetUsageLoader } from '../../server/limits/budget-usage-loader.ts';
+import { SeededBudgetCounter } from '../../server/limits/seeded-budget-counter.ts';
 import { RateLimiter } from '../../server/limits/rate-limiter.ts';
 import { DemoProvider } from '../../server/providers/demo/demo-provider.ts';
 import type { ModelAlias } from '../../server/providers/model-aliases.ts';
@@ -56,7 +58,8 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     authenticator: new KeyAuthenticator(store.keys, store.users, { changedElsewhere: store.database.changedElsewhere }),
     router,
     rateLimiter: new RateLimiter(options.rateLimitRpm ?? 0, options.now),
-    budgets: new MemoryBudgetCounter(options.now),
+    // As a running gateway: counters seeded from the usage table (what a restart finds).
+    budgets: new SeededBudgetCounter(new MemoryBudgetCounter(options.now), budgetUsageLoader(store.usage), options.now),
     usage: new UsageMeter(store.usage),
     settings: { publicUrl: 'http://gw.test', publicImageUrl: 'http://img.gw.test', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, ...options.settings },
     now: options.now,
