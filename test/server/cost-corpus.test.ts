@@ -11,6 +11,8 @@ import type { Price } from '../../server/pricing/price.ts';
 import { tokensFromChars } from '../../server/usage/estimate-tokens.ts';
 import { bearer, createTestGateway, type TestGateway } from '../helpers/test-app.ts';
 import { GatewayMetrics } from '../../server/metrics/gateway-metrics.ts';
+import { formatMicros } from '../../server/pricing/money.ts';
+import { webLogin } from '../helpers/web-login.ts';
 
 /** Answers whatever the test queued, in its type's protocol; `cut` ends the body with an error after the chunks. */
 class RecordedProvider implements Provider {
@@ -225,6 +227,23 @@ test('the hourly usage totals equal the sum of the request log rows, model by mo
     assert.equal(rows.reduce((s, r) => s + r.unpriced, 0), sum.unknown, `unpriced requests of ${model}`);
   }
   assert.equal(byModel.get('claude-test')!.micros, 46_350 + 15_105 + 8_400 + 100 * 3 + tokensFromChars(400) * 15);
+});
+
+test('/usage shows the same totals: per model as the request log sums them, and the period total unknown while a request had no price', async () => {
+  const login = await webLogin(gw.text, 'user1');
+  const page = (await gw.text.inject({ url: '/usage?period=24h', headers: { cookie: login.cookie } })).payload;
+  const log = await gw.store.requestLog.list({ userId, limit: 1000 });
+  for (const model of ['claude-test', 'gpt-test', 'gemini-test', 'demo-image']) {
+    const micros = log.filter((r) => r.model === model).reduce((n, r) => n + r.costMicros!, 0);
+    assert.ok(page.includes(`title="${model}">${model}</span></td>`), model);
+    assert.match(page.slice(page.indexOf(`title="${model}">`)), new RegExp(`^[^\\n]*?(<td class="num">[^<]*</td>){3}<td class="num">${formatMicros(micros).replace('.', '\\.')} USD</td>`), model);
+  }
+  assert.match(page.slice(page.indexOf('title="unpriced-model">')), /^[^\n]*?(<td class="num">[^<]*<\/td>){3}<td class="num">unknown \(1 without a price\)<\/td>/);
+  assert.match(page, /<span id="period-cost">unknown \(1 without a price\)<\/span>/);
+  assert.match(page, /id="chart-cost"/);
+  const requests = (await gw.text.inject({ url: '/usage/requests', headers: { cookie: login.cookie } })).payload;
+  assert.match(requests, /≈ 0\.\d+ USD \(estimated\)/, 'the cut stream');
+  assert.match(requests, />unknown</, 'the unpriced request');
 });
 
 test('/metrics: tokens by model and class, cost by model, requests without a price; never a key label', async () => {
