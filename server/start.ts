@@ -158,6 +158,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
       await lifecycle.whenIdle(options.drainMs + 1_000);
       clearInterval(sweeper);
       clearTimeout(timer);
+      prices.stop();
       await usage.stop().catch((error) => logger?.error({ err: error }, 'usage flush failed at shutdown'));
       await requestLog.stop().catch((error) => logger?.error({ err: error }, 'request log flush failed at shutdown'));
       await router.close();
