@@ -79,6 +79,9 @@ export interface UsageSessionsTable {
   input_tokens: number | string;
   output_tokens: number | string;
   errors: number | string;
+  /** As in `usage` (migration 0016). */
+  cost_micros: Generated<number | string>;
+  unpriced_requests: Generated<number | string>;
 }
 
 export interface UsageOutcomesTable {

@@ -34,6 +34,9 @@ export interface SessionUsageDelta extends UsageBucketKey {
   inputTokens: number;
   outputTokens: number;
   errors: number;
+  /** As in UsageDelta: micro-units of the priced requests, and the requests without a price. */
+  costMicros?: number;
+  unpriced?: number;
 }
 
 export type SessionUsageRow = SessionUsageDelta;
@@ -126,6 +129,8 @@ export class UsageRepo {
             input_tokens: d.inputTokens,
             output_tokens: d.outputTokens,
             errors: d.errors,
+            cost_micros: d.costMicros ?? 0,
+            unpriced_requests: d.unpriced ?? 0,
           })
           .onConflict((oc) =>
             oc.columns(['hour', 'user_id', 'key_id', 'session_id', 'model']).doUpdateSet({
@@ -133,6 +138,8 @@ export class UsageRepo {
               input_tokens: sql`usage_sessions.input_tokens + excluded.input_tokens`,
               output_tokens: sql`usage_sessions.output_tokens + excluded.output_tokens`,
               errors: sql`usage_sessions.errors + excluded.errors`,
+              cost_micros: sql`usage_sessions.cost_micros + excluded.cost_micros`,
+              unpriced_requests: sql`usage_sessions.unpriced_requests + excluded.unpriced_requests`,
             }),
           )
           .execute();
@@ -225,6 +232,8 @@ export class UsageRepo {
       inputTokens: Number(r.input_tokens),
       outputTokens: Number(r.output_tokens),
       errors: Number(r.errors),
+      costMicros: Number(r.cost_micros),
+      unpriced: Number(r.unpriced_requests),
     }));
   }
 }

@@ -63,6 +63,11 @@ function addCost(into: UsageDelta, from: Partial<CostCounts>): void {
   into.providerRequests = (into.providerRequests ?? 0) + (from.providerRequests ?? 0);
 }
 
+function addSessionCost(into: SessionUsageDelta, from: Pick<SessionUsageDelta, 'costMicros' | 'unpriced'>): void {
+  into.costMicros = (into.costMicros ?? 0) + (from.costMicros ?? 0);
+  into.unpriced = (into.unpriced ?? 0) + (from.unpriced ?? 0);
+}
+
 export class UsageMeter {
   private pending = new Map<string, UsageDelta>();
   private pendingSessions = new Map<string, SessionUsageDelta>();
@@ -93,7 +98,8 @@ export class UsageMeter {
       delta = { hour, userId: event.userId, keyId: event.keyId, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, errorsByStatus: {}, ...NO_COST };
       this.pending.set(id, delta);
     }
-    addCost(delta, costCounts(event));
+    const cost = costCounts(event);
+    addCost(delta, cost);
     const counts = { requests: 1, inputTokens: Math.max(0, Math.round(event.inputTokens) || 0), outputTokens: Math.max(0, Math.round(event.outputTokens) || 0), errors: event.status >= 400 ? 1 : 0 };
     addCounts(delta, counts);
     if (event.status >= 400) delta.errorsByStatus[event.status] = (delta.errorsByStatus[event.status] ?? 0) + 1;
@@ -102,17 +108,18 @@ export class UsageMeter {
       delta.outcomes[event.outcome] = (delta.outcomes[event.outcome] ?? 0) + 1;
     }
     if (event.keyId) this.lastUsed.set(event.keyId, at);
-    if (event.sessionId) this.recordSession(hour, event, counts);
+    if (event.sessionId) this.recordSession(hour, event, counts, cost);
   }
 
-  private recordSession(hour: string, event: UsageEvent, counts: Counts): void {
+  private recordSession(hour: string, event: UsageEvent, counts: Counts, cost: Pick<CostCounts, 'costMicros' | 'unpriced'>): void {
     const id = `${hour}\u0000${event.userId}\u0000${event.keyId}\u0000${event.sessionId}\u0000${event.model}`;
     let delta = this.pendingSessions.get(id);
     if (!delta) {
-      delta = { hour, userId: event.userId, keyId: event.keyId, sessionId: event.sessionId!, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 };
+      delta = { hour, userId: event.userId, keyId: event.keyId, sessionId: event.sessionId!, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, costMicros: 0, unpriced: 0 };
       this.pendingSessions.set(id, delta);
     }
     addCounts(delta, counts);
+    addSessionCost(delta, cost);
   }
 
   private hourLabel(at: number): string {
@@ -164,6 +171,7 @@ export class UsageMeter {
       return;
     }
     addCounts(current, delta);
+    addSessionCost(current, delta);
   }
 
   private mergeBack(id: string, delta: UsageDelta): void {

@@ -79,12 +79,16 @@ test('money budgets on keys and users: set as amounts, kept in micro-units, bad 
   assert.match(bad.err, /Cost budget per day must be an amount of money such as 5 or 2.50/);
 });
 
-test('admin usage --json: cost and currency on every row, null when a request had no price', async () => {
+test('admin usage --json: cost and currency on every row (per key or per session), null when a request had no price', async () => {
   const store = await Store.open(`sqlite://${join(dataDir, 'gateway.db')}`);
   try {
     const hour = new Date().toISOString().slice(0, 13) + ':00Z';
     const base = { hour, userId: 'u1', keyId: 'k1', requests: 2, inputTokens: 10, outputTokens: 5, errors: 0, errorsByStatus: {}, providerRequests: 2, estimated: 0 };
-    await store.usage.apply([{ ...base, model: 'priced', costMicros: 46_350, unpriced: 0 }, { ...base, model: 'free-ride', costMicros: 0, unpriced: 2 }], new Map());
+    await store.usage.apply(
+      [{ ...base, model: 'priced', costMicros: 46_350, unpriced: 0 }, { ...base, model: 'free-ride', costMicros: 0, unpriced: 2 }],
+      new Map(),
+      [{ hour, userId: 'u1', keyId: 'k1', sessionId: 'sess-1', model: 'priced', requests: 2, inputTokens: 10, outputTokens: 5, errors: 0, costMicros: 46_350, unpriced: 0 }],
+    );
   } finally {
     await store.close();
   }
@@ -95,6 +99,8 @@ test('admin usage --json: cost and currency on every row, null when a request ha
     rows.map((r) => [r.model, r.cost, r.costMicros, r.currency, r.unpricedRequests]),
     [['free-ride', null, null, 'USD', 2], ['priced', 0.04635, 46_350, 'USD', 0]],
   );
+  const sessions = JSON.parse((await gwctl(['admin', 'usage', '--by', 'session', '--json', ...db])).out).rows as Array<Record<string, unknown>>;
+  assert.deepEqual(sessions.map((r) => [r.sessionId, r.costMicros, r.currency]), [['sess-1', 46_350, 'USD']]);
   const text = await gwctl(['admin', 'usage', ...db]);
   assert.match(text.out, /0\.04635 USD/);
   assert.match(text.out, /unknown \(2 unpriced\)/);

@@ -48,6 +48,8 @@ interface SessionTotal {
   inputTokens: number;
   outputTokens: number;
   errors: number;
+  costMicros: number;
+  unpriced: number;
 }
 
 /** Sums hourly session rows into one row per session, user, key and model (rows come ordered by hour). */
@@ -55,7 +57,9 @@ function sessionTotals(rows: SessionUsageRow[], users: Map<string, string>): Ses
   const totals = new Map<string, SessionTotal>();
   for (const row of rows) {
     const id = `${row.sessionId}\u0000${row.userId}\u0000${row.keyId}\u0000${row.model}`;
-    const total = totals.get(id) ?? { sessionId: row.sessionId, user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, firstHour: row.hour, lastHour: row.hour, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 };
+    const total = totals.get(id) ?? { sessionId: row.sessionId, user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, firstHour: row.hour, lastHour: row.hour, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, costMicros: 0, unpriced: 0 };
+    total.costMicros += row.costMicros ?? 0;
+    total.unpriced += row.unpriced ?? 0;
     total.lastHour = row.hour;
     total.requests += row.requests;
     total.inputTokens += row.inputTokens;
@@ -87,7 +91,11 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
           userId = (await store.users.findByName(args.user))?.id;
           if (!userId) throw new CliError(`No user named "${args.user}".`, 'Check `gwctl admin user list`.');
         }
-        if (args.by === 'session') return { sinceHour, by: args.by, rows: sessionTotals(await store.usage.sessionRows({ userId, sinceHour }), users) };
+        if (args.by === 'session') {
+          const currency = await tableCurrency(store, ctx.env, args.config);
+          const sessions = sessionTotals(await store.usage.sessionRows({ userId, sinceHour }), users);
+          return { sinceHour, by: args.by, rows: sessions.map(({ costMicros, unpriced, ...total }) => ({ ...total, ...costView({ costMicros, unpriced }, currency) })) };
+        }
         const rows = await store.usage.rows({ userId, sinceHour });
         const errors = await store.usage.errorsByStatus({ userId, sinceHour });
         const outcomes = await store.usage.outcomes({ userId, sinceHour });
@@ -122,13 +130,13 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         ctx.stdout(toJson(report));
       } else if (report.by === 'session') {
         ctx.stdout(`Usage per client session since ${report.sinceHour}\n`);
-        const rows = report.rows as SessionTotal[];
+        const rows = report.rows as Array<Omit<SessionTotal, 'costMicros' | 'unpriced'> & CostView>;
         ctx.stdout(
           rows.length === 0
             ? 'No request named a client session in this period (clients such as Claude Code send one in x-claude-code-session-id).\n'
             : formatTable(
-                ['SESSION', 'USER', 'KEY', 'MODEL', 'FIRST HOUR', 'LAST HOUR', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'ERRORS'],
-                rows.map((r) => [r.sessionId, r.user, r.keyId || '(web)', r.model, r.firstHour, r.lastHour, r.requests, r.inputTokens, r.outputTokens, r.errors]),
+                ['SESSION', 'USER', 'KEY', 'MODEL', 'FIRST HOUR', 'LAST HOUR', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'COST', 'ERRORS'],
+                rows.map((r) => [r.sessionId, r.user, r.keyId || '(web)', r.model, r.firstHour, r.lastHour, r.requests, r.inputTokens, r.outputTokens, costText(r), r.errors]),
               ),
         );
       } else {

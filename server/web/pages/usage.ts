@@ -41,17 +41,6 @@ export function totalsTable(label: string, rows: Array<[string, Totals]>, curren
   </table></div>`;
 }
 
-/** Client sessions: tokens and requests (their cost is kept per key and model only). */
-function sessionTable(rows: Array<[string, Totals]>) {
-  if (rows.length === 0) return html`<p class="muted">No usage in this period.</p>`;
-  return html`<div class="table-wrap"><table>
-    <thead><tr><th>Session · key</th><th class="num">Requests</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Errors</th></tr></thead>
-    <tbody>${rows.map(
-      ([name, t]) => html`<tr><td>${clipped(name)}</td><td class="num">${formatCount(t.requests)}</td><td class="num">${formatCount(t.inputTokens)}</td><td class="num">${formatCount(t.outputTokens)}</td><td class="num">${formatCount(t.errors)}</td></tr>`,
-    )}</tbody>
-  </table></div>`;
-}
-
 const counted = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
 const modelName = (model: string) => (model === '(none)' ? 'no model (model lists, refused requests)' : model);
 
@@ -149,7 +138,7 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
       ${charts(period, rows, keyName, currency)}
       <section class="card"><h2>Per key</h2>${totalsTable('Key', [...summary.perKey.entries()].map(([id, t]) => [keyName(id), t]), currency)}</section>
       <section class="card"><h2>Per model</h2>${totalsTable('Model', [...summary.perModel.entries()].map(([model, t]) => [modelName(model), t]), currency)}</section>
-      <section class="card"><h2>Per client session</h2><p class="muted">Sessions named by the client (e.g. a coding agent), most recent first; only the id is kept. Cost is kept per key and model, not per session.</p>${sessionTable(sessions.map((s) => [`${s.sessionId} · ${keyName(s.keyId)}`, s.totals]))}</section>`;
+      <section class="card"><h2>Per client session</h2><p class="muted">Sessions named by the client (e.g. a coding agent), most recent first; only the id is kept.</p>${totalsTable('Session · key', sessions.map((s) => [`${s.sessionId} · ${keyName(s.keyId)}`, s.totals]), currency)}</section>`;
     return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(body));
   });
 
