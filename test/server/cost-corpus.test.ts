@@ -256,3 +256,11 @@ test('/metrics: tokens by model and class, cost by model, requests without a pri
   assert.equal(line('gwctl_unpriced_requests_total{model="unpriced-model"}'), '1');
   assert.doesNotMatch(text, /key_?id=/);
 });
+
+test('/admin names the models used without a price and says the month total is unknown', async () => {
+  await gw.store.users.create('operator', 'password-123', { isAdmin: true });
+  const login = await webLogin(gw.text, 'operator');
+  const page = (await gw.text.inject({ url: '/admin', headers: { cookie: login.cookie } })).payload;
+  assert.match(page, /id="unpriced-models">No price for unpriced-model: the cost of their requests is unknown \(not zero\)/);
+  assert.match(page, /<span id="month-cost">unknown \(1 without a price\)<\/span>/);
+});
