@@ -9,6 +9,7 @@ import type { BodyBudget } from './limits/body-budget.ts';
 import type { BudgetCounter } from './limits/budget-counter.ts';
 import type { RateLimit } from './limits/rate-limiter.ts';
 import type { ModelRouter } from './providers/model-router.ts';
+import type { PriceBook } from './pricing/price-book.ts';
 import type { Store } from './store/store.ts';
 import type { UsageMeter } from './usage/usage-meter.ts';
 import type { RequestLog } from './usage/request-log.ts';
@@ -55,6 +56,8 @@ export interface GatewayDeps {
   /** Token and request budgets of keys (in memory, or shared through Redis). */
   budgets: BudgetCounter;
   usage: UsageMeter;
+  /** The price table cost is computed from; absent = every cost unknown (tests that do not price). */
+  prices?: PriceBook;
   /** Per-request entries for the owner's request log, buffered and written in batches; absent = off. */
   requestLog?: RequestLog;
   settings: GatewaySettings;

@@ -1,6 +1,7 @@
 // Per-request gateway state kept on the fastify request.
 import type { ApiSurface } from '../core/protocol/error-bodies.ts';
 import type { AuthContext } from './auth/key-authenticator.ts';
+import type { UsageClasses } from './protocols/canonical/usage.ts';
 import type { RequestAbort } from './relay/request-abort.ts';
 import type { UsageOutcome } from './usage/usage-outcome.ts';
 
@@ -13,6 +14,10 @@ export interface GatewayRequestState {
   requestedModel?: string;
   inputTokens: number;
   outputTokens: number;
+  /** Every token class apart, when the upstream reported its usage (for cost). */
+  usageClasses?: UsageClasses;
+  /** The provider that answered (for its prices). */
+  provider?: string;
   /** Set when the outcome differs from the HTTP status sent (a stream that failed after 200). */
   outcomeStatus?: number;
   /** How the exchange ended when it did not complete normally. */

@@ -18,6 +18,7 @@ import { BodyBudget } from './limits/body-budget.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_INFLIGHT_BODY_BYTES, DEFAULT_RATE_LIMIT_RPM, type ServeOptions } from './serve-options.ts';
 import { Store } from './store/store.ts';
 import { UsageMeter } from './usage/usage-meter.ts';
+import { openPriceBook } from './pricing/open-price-book.ts';
 import { RequestLog } from './usage/request-log.ts';
 import { prettyDestination } from './pretty-log.ts';
 
@@ -60,6 +61,8 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   );
   const usage = new UsageMeter(store.usage);
   usage.start(options.usageFlushMs);
+  const prices = await openPriceBook(fileConfig?.prices ?? [], store, router, logger);
+  prices.start(options.usageFlushMs);
   const requestLog = new RequestLog(store.requestLog);
   requestLog.start(options.usageFlushMs);
 
@@ -87,6 +90,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     rateLimiter: shared.rateLimiter,
     budgets: shared.budgets,
     usage,
+    prices,
     requestLog,
     settings,
     logger,
@@ -154,6 +158,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
       await lifecycle.whenIdle(options.drainMs + 1_000);
       clearInterval(sweeper);
       clearTimeout(timer);
+      prices.stop();
       await usage.stop().catch((error) => logger?.error({ err: error }, 'usage flush failed at shutdown'));
       await requestLog.stop().catch((error) => logger?.error({ err: error }, 'request log flush failed at shutdown'));
       await router.close();

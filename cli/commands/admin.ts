@@ -9,6 +9,9 @@ import { keyListCommand } from './admin/key-list.ts';
 import { keyUpdateCommand } from './admin/key-update.ts';
 import { requestCommand } from './admin/request.ts';
 import { supportCommand } from './admin/support.ts';
+import { priceDeleteCommand } from './admin/price-delete.ts';
+import { priceListCommand } from './admin/price-list.ts';
+import { priceSetCommand } from './admin/price-set.ts';
 import { tokenCreateCommand } from './admin/token-create.ts';
 import { tokenListCommand } from './admin/token-list.ts';
 import { tokenRevokeCommand } from './admin/token-revoke.ts';
@@ -24,7 +27,7 @@ import { userStateCommand } from './admin/user-state.ts';
 export function adminCommand(ctx: CliContext): CommandModule {
   return {
     command: 'admin',
-    describe: 'Operator commands: users, API keys, operator tokens, usage, audit log, request lookup',
+    describe: 'Operator commands: users, API keys, operator tokens, prices, usage, audit log, request lookup',
     builder: (y) =>
       y
         .command({
@@ -65,6 +68,17 @@ export function adminCommand(ctx: CliContext): CommandModule {
               .command(tokenListCommand(ctx) as never)
               .command(tokenRevokeCommand(ctx) as never)
               .demandCommand(1, 'Name a token subcommand.'),
+          handler: () => undefined,
+        })
+        .command({
+          command: 'price',
+          describe: 'Manage the price table cost is computed from',
+          builder: (p) =>
+            p
+              .command(priceSetCommand(ctx) as never)
+              .command(priceListCommand(ctx) as never)
+              .command(priceDeleteCommand(ctx) as never)
+              .demandCommand(1, 'Name a price subcommand.'),
           handler: () => undefined,
         })
         .command(usageCommand(ctx) as never)

@@ -1,5 +1,6 @@
 // The operator REST API under /admin/api/v1 on the text listener, for automation: users, keys of
-// any user, usage, the audit log, the support desk (request verdicts, key lookup, support bundles). Authenticated by operator tokens (`gwctl admin token create`), described by an
+// any user, usage, the audit log, the price table, the support desk (request verdicts, key lookup,
+// support bundles). Authenticated by operator tokens (`gwctl admin token create`), described by an
 // OpenAPI document at /admin/api/openapi.json (public: it describes, it grants nothing). Its own
 // encapsulated context, so the document lists only these routes. Errors use the OpenAI-style
 // envelope of the API listener: {"error": {"message", "type", "code", "param"}}.
@@ -9,6 +10,7 @@ import type { GatewayDeps } from '../gateway-deps.ts';
 import { registerAdminAuditRoutes } from './admin-audit-routes.ts';
 import { registerAdminKeysRoutes } from './admin-keys-routes.ts';
 import { registerAdminSupportRoutes } from './admin-support-routes.ts';
+import { registerAdminPricesRoutes } from './admin-prices-routes.ts';
 import { registerAdminUsageRoutes } from './admin-usage-routes.ts';
 import { registerAdminUsersRoutes } from './admin-users-routes.ts';
 import { requireOperatorToken } from './operator-auth.ts';
@@ -29,7 +31,7 @@ export function registerAdminApi(app: FastifyInstance, deps: GatewayDeps): void 
         info: { title: 'gwctl operator API', version: '1', description: 'Manage users, their API keys and limits, and read usage. Send an operator token as `Authorization: Bearer <token>`.' },
         components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'Created with `gwctl admin token create`' } } },
         security: [{ operatorToken: [] }],
-        tags: [{ name: 'users' }, { name: 'keys' }, { name: 'usage' }, { name: 'audit' }, { name: 'support' }],
+        tags: [{ name: 'users' }, { name: 'keys' }, { name: 'usage' }, { name: 'audit' }, { name: 'prices' }, { name: 'support' }],
       },
     });
     admin.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-store').send(admin.swagger()));
@@ -40,6 +42,7 @@ export function registerAdminApi(app: FastifyInstance, deps: GatewayDeps): void 
       registerAdminUsageRoutes(v1, deps);
       registerAdminAuditRoutes(v1, deps);
       registerAdminSupportRoutes(v1, deps);
+      registerAdminPricesRoutes(v1, deps);
     });
   });
 }

@@ -4,11 +4,17 @@
 import { keyFindSchema, requestVerdictSchema, supportVerdictSchema, userOverviewSchema } from './support-schemas.ts';
 import type {} from '@fastify/swagger';
 import { LIMITS_SCHEMA_PROPERTIES } from '../limits/limits-input.ts';
+import { COST_VIEW_PROPERTIES } from '../usage/cost-view.ts';
 
 const nullableInteger = { type: ['integer', 'null'] } as const;
+/** Money budgets are micro-units (1e-6) of the price table's currency: 2500000 is 2.50. */
+const costBudgets = {
+  costDay: { type: ['integer', 'null'], minimum: 0, description: 'Money per UTC day in micro-units (1e-6) of the price table currency' },
+  costMonth: { type: ['integer', 'null'], minimum: 0, description: 'Money per UTC month in micro-units (1e-6) of the price table currency' },
+} as const;
 const budgets = {
   type: 'object',
-  properties: { tokensDay: nullableInteger, tokensMonth: nullableInteger, requestsDay: nullableInteger, requestsMonth: nullableInteger },
+  properties: { tokensDay: nullableInteger, tokensMonth: nullableInteger, requestsDay: nullableInteger, requestsMonth: nullableInteger, ...costBudgets },
 } as const;
 const models = { type: ['array', 'null'], items: { type: 'string' } } as const;
 
@@ -47,7 +53,7 @@ export const keySchema = {
       description: 'Per budget of the key: used and left in the current period, and when it resets',
       items: {
         type: 'object',
-        properties: { name: { type: 'string' }, limit: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' }, resetsAt: { type: 'string', format: 'date-time' } },
+        properties: { name: { type: 'string' }, unit: { type: 'string', enum: ['requests', 'tokens', 'cost'], description: 'cost: micro-units (1e-6) of the price table currency' }, limit: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' }, resetsAt: { type: 'string', format: 'date-time' } },
       },
     },
   },
@@ -83,6 +89,8 @@ export const usageRowSchema = {
     inputTokens: { type: 'integer' },
     outputTokens: { type: 'integer' },
     errors: { type: 'integer' },
+    ...COST_VIEW_PROPERTIES,
+    estimatedRequests: { type: 'integer', description: 'Requests whose tokens (and cost) were estimated: a stream cut before its usage report' },
   },
 } as const;
 
@@ -134,7 +142,7 @@ export const ref = (name: keyof typeof NAMED_SCHEMAS) => ({ $ref: `${name}#` }) 
 const nestedBudgets = {
   type: 'object',
   additionalProperties: false,
-  properties: { tokensDay: nullableInteger, tokensMonth: nullableInteger, requestsDay: nullableInteger, requestsMonth: nullableInteger },
+  properties: { tokensDay: nullableInteger, tokensMonth: nullableInteger, requestsDay: nullableInteger, requestsMonth: nullableInteger, ...costBudgets },
 } as const;
 export const keyLimitsInput = {
   type: 'object',

@@ -4,6 +4,7 @@ import { GatewayError } from '../errors/gateway-error.ts';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import type { UsageRow } from '../store/usage-repo.ts';
 import { hourBucket } from '../usage/usage-meter.ts';
+import { costView } from '../usage/cost-view.ts';
 import { authErrors, errorSchema, ref } from './admin-schemas.ts';
 
 interface UsageFilters {
@@ -29,11 +30,15 @@ function perDay(rows: UsageRow[]): UsageRow[] {
   for (const row of rows) {
     const day = row.hour.slice(0, 10);
     const id = `${day}\u0000${row.userId}\u0000${row.keyId}\u0000${row.model}`;
-    const sum = days.get(id) ?? { ...row, hour: day, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 };
+    const sum = days.get(id) ?? { ...row, hour: day, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, costMicros: 0, unpriced: 0, estimated: 0, providerRequests: 0 };
     sum.requests += row.requests;
     sum.inputTokens += row.inputTokens;
     sum.outputTokens += row.outputTokens;
     sum.errors += row.errors;
+    sum.costMicros += row.costMicros;
+    sum.unpriced += row.unpriced;
+    sum.estimated += row.estimated;
+    sum.providerRequests += row.providerRequests;
     days.set(id, sum);
   }
   return [...days.values()];
@@ -72,7 +77,15 @@ export function registerAdminUsageRoutes(app: FastifyInstance, deps: GatewayDeps
       let rows = await deps.store.usage.rows({ userId, keyId: key, sinceHour: since === undefined ? undefined : hourOf(since, 'since') });
       rows = rows.filter((r) => (model === undefined || r.model === model) && (untilHour === undefined || r.hour < untilHour));
       if (by === 'day') rows = perDay(rows);
-      return { rows: rows.map(({ hour, ...r }) => ({ period: hour, ...r, user: names.get(r.userId) ?? r.userId })) };
+      return {
+        rows: rows.map(({ hour, costMicros, unpriced, estimated, providerRequests: _billed, ...r }) => ({
+          period: hour,
+          ...r,
+          user: names.get(r.userId) ?? r.userId,
+          ...costView({ costMicros, unpriced }, deps.prices?.currency),
+          estimatedRequests: estimated,
+        })),
+      };
     },
   );
 }

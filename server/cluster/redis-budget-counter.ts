@@ -33,6 +33,17 @@ export class RedisBudgetCounter implements BudgetCounter {
     }
   }
 
+  /** SET NX: the first instance to seed a period's counter sets it; charges made meanwhile win. */
+  async seed(subject: string, unit: BudgetUnit, period: Period, amount: number): Promise<void> {
+    if (amount <= 0) return;
+    try {
+      await this.cluster.command.set(this.name(subject, unit, period), String(amount), 'PXAT', period.endsAt + GRACE_MS, 'NX');
+    } catch {
+      this.fallbacks += 1;
+      this.local.seed(subject, unit, period, amount);
+    }
+  }
+
   async charge(subject: string, unit: BudgetUnit, period: Period, amount: number): Promise<void> {
     if (amount <= 0) return;
     try {

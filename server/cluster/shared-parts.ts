@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import { randomBase62 } from '../auth/random-tokens.ts';
 import { KeyAuthenticator } from '../auth/key-authenticator.ts';
 import { MemoryBudgetCounter, type BudgetCounter } from '../limits/budget-counter.ts';
+import { budgetUsageLoader } from '../limits/budget-usage-loader.ts';
+import { SeededBudgetCounter } from '../limits/seeded-budget-counter.ts';
 import { RateLimiter, type RateLimit } from '../limits/rate-limiter.ts';
 import type { ModelRouter } from '../providers/model-router.ts';
 import type { Store } from '../store/store.ts';
@@ -51,7 +53,7 @@ export async function buildSharedParts(store: Store, router: ModelRouter, option
     cluster,
     authenticator,
     rateLimiter: cluster ? new RedisRateLimiter(cluster, options.requestsPerMinute) : new RateLimiter(options.requestsPerMinute),
-    budgets: cluster ? new RedisBudgetCounter(cluster) : new MemoryBudgetCounter(),
+    budgets: new SeededBudgetCounter(cluster ? new RedisBudgetCounter(cluster) : new MemoryBudgetCounter(), budgetUsageLoader(store.usage)),
     loginLimiter: new LoginLimiter(cluster ? { log: new RedisFailureLog(cluster) } : {}),
     async close() {
       await authenticator.close();

@@ -6,6 +6,9 @@ import { ConfigError } from '../errors/config-error.ts';
 import { DEFAULT_ROUTING, type ModelKind, type RoutingSettings } from '../providers/provider.ts';
 import { DEFAULT_TRANSLATION, type TranslationSettings } from '../protocols/translation.ts';
 import type { ModelAlias } from '../providers/model-aliases.ts';
+import type { Price } from '../pricing/price.ts';
+import { parsePrice, PriceInputError } from '../pricing/price-input.ts';
+import { priceId } from '../pricing/price.ts';
 
 // Loaded when a providers file is read: a gateway on the built-in demo provider never needs it.
 function parseYaml(text: string): unknown {
@@ -57,6 +60,8 @@ export interface GatewayFileConfig {
   /** Public names (exact or globs) that served models answer to. */
   aliases: ModelAlias[];
   limits: LimitsConfig;
+  /** What models cost (one currency for the whole table). */
+  prices: Price[];
 }
 
 const TYPES: ProviderType[] = ['openai', 'anthropic', 'gemini', 'demo'];
@@ -164,11 +169,34 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
   return {
     providers,
     aliases: parseAliases(file, top.aliases, new Set(providers.flatMap((p) => p.models.map((m) => m.name)))),
+    prices: parsePrices(file, top.prices, new Set(providers.map((p) => p.name))),
     limits: {
       requestsPerMinute: positiveInteger(file, 'limits.requestsPerMinute', limitsRaw.requestsPerMinute),
       bodyLimitBytes: positiveInteger(file, 'limits.bodyLimitBytes', limitsRaw.bodyLimitBytes),
     },
   };
+}
+
+function parsePrices(file: string, value: unknown, providerNames: ReadonlySet<string>): Price[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) fail(file, 'prices', 'must be a list of {model, currency, per, input, output, …}');
+  const seen = new Set<string>();
+  const prices = value.map((entry, i) => {
+    let price: Price;
+    try {
+      price = parsePrice(entry);
+    } catch (error) {
+      if (error instanceof PriceInputError) fail(file, `prices[${i}].${error.field}`, error.message.slice(error.field.length + 2));
+      throw error;
+    }
+    if (price.provider && !providerNames.has(price.provider)) fail(file, `prices[${i}].provider`, `names no provider of this file (${[...providerNames].join(', ')})`);
+    if (seen.has(priceId(price))) fail(file, `prices[${i}]`, `repeats the model, provider and from date of an earlier entry`);
+    seen.add(priceId(price));
+    return price;
+  });
+  const currencies = [...new Set(prices.map((p) => p.currency))];
+  if (currencies.length > 1) fail(file, 'prices', `must all use one currency; found ${currencies.join(', ')}`);
+  return prices;
 }
 
 function parseAliases(file: string, value: unknown, served: ReadonlySet<string>): ModelAlias[] {

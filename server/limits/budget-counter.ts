@@ -1,13 +1,19 @@
-// How much of a budget a subject (a key) has used in a period. This in-memory counter is per
-// instance: without Redis, two instances each allow the whole budget (documented in server/README.md).
-// The Redis one (server/cluster/redis-budget-counter.ts) is shared by every instance.
+// How much of a budget a subject (a key or a user) has used in a period. This in-memory counter is
+// per instance: without Redis, two instances each allow the whole budget (documented in
+// server/README.md). The Redis one (server/cluster/redis-budget-counter.ts) is shared by every
+// instance. Either starts from what the database holds (SeededBudgetCounter), so a restart does not
+// hand out a budget again.
 import type { Period } from './budget-periods.ts';
 
-export type BudgetUnit = 'tokens' | 'requests';
+export const BUDGET_UNITS = ['requests', 'tokens', 'cost'] as const;
+/** What a budget counts; cost is micro-units of the price table's currency. */
+export type BudgetUnit = (typeof BUDGET_UNITS)[number];
 
 export interface BudgetCounter {
   used(subject: string, unit: BudgetUnit, period: Period): number | Promise<number>;
   charge(subject: string, unit: BudgetUnit, period: Period, amount: number): void | Promise<void>;
+  /** Sets the count when it has none yet (what the database holds, after a restart); a count already there wins. */
+  seed(subject: string, unit: BudgetUnit, period: Period, amount: number): void | Promise<void>;
 }
 
 export function counterName(subject: string, unit: BudgetUnit, period: Period): string {
@@ -31,6 +37,12 @@ export class MemoryBudgetCounter implements BudgetCounter {
     const entry = this.counts.get(name) ?? { value: 0, endsAt: period.endsAt };
     entry.value += amount;
     this.counts.set(name, entry);
+  }
+
+  seed(subject: string, unit: BudgetUnit, period: Period, amount: number): void {
+    const name = counterName(subject, unit, period);
+    if (amount <= 0 || this.counts.has(name)) return;
+    this.counts.set(name, { value: amount, endsAt: period.endsAt });
   }
 
   /** Past periods are never read again; dropping them keeps memory bounded by the active keys. */

@@ -1,12 +1,15 @@
 // What an owner or operator may restrict on a key: when it stops working, which models it reaches,
-// its own rate limit, and token/request budgets per UTC day and month. Every field is optional;
-// null means "no limit of this kind".
+// its own rate limit, and token, request and money budgets per UTC day and month. Every field is
+// optional; null means "no limit of this kind". Money budgets are micro-units of the price table's
+// currency.
 
 export interface Budgets {
   tokensDay: number | null;
   tokensMonth: number | null;
   requestsDay: number | null;
   requestsMonth: number | null;
+  costDay: number | null;
+  costMonth: number | null;
 }
 
 export interface KeyLimits {
@@ -19,10 +22,10 @@ export interface KeyLimits {
   budgets: Budgets;
 }
 
-export const BUDGET_NAMES = ['tokensDay', 'tokensMonth', 'requestsDay', 'requestsMonth'] as const;
+export const BUDGET_NAMES = ['tokensDay', 'tokensMonth', 'requestsDay', 'requestsMonth', 'costDay', 'costMonth'] as const;
 export type BudgetName = (typeof BUDGET_NAMES)[number];
 
-export const NO_BUDGETS: Budgets = { tokensDay: null, tokensMonth: null, requestsDay: null, requestsMonth: null };
+export const NO_BUDGETS: Budgets = { tokensDay: null, tokensMonth: null, requestsDay: null, requestsMonth: null, costDay: null, costMonth: null };
 export const NO_LIMITS: KeyLimits = { expiresAt: null, models: null, rateLimit: null, budgets: NO_BUDGETS };
 
 /** What an operator may set on a user: an upper bound for all the user's keys. */

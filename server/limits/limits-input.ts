@@ -1,6 +1,7 @@
 // Turns what people type (CLI flags, form fields, JSON) into a LimitsPatch, with messages that say
 // what is accepted. Shared by `gwctl admin key …`, the keys page and the JSON APIs.
 import { BUDGET_NAMES, type Budgets, type LimitsPatch } from './key-limits.ts';
+import { microsOf } from '../pricing/money.ts';
 
 export class LimitsInputError extends RangeError {
   override readonly name = 'LimitsInputError';
@@ -42,11 +43,21 @@ export function parseLimitNumber(label: string, value: unknown): number | null {
   return n;
 }
 
+/** An amount of money (2.50) in micro-units; empty, 0 or `none` removes the limit. */
+export function parseMoneyLimit(label: string, value: unknown): number | null {
+  if (value === null || value === undefined || value === '' || value === 'none' || value === 0 || value === '0') return null;
+  const micros = microsOf(typeof value === 'string' ? value.trim() : value);
+  if (micros === undefined) throw new LimitsInputError(`${label} must be an amount of money such as 5 or 2.50 (at most 6 decimals; 0 or empty for no limit); got "${String(value)}".`);
+  return micros === 0 ? null : micros;
+}
+
 const BUDGET_LABELS: Record<keyof Budgets, string> = {
   tokensDay: 'Token budget per day',
   tokensMonth: 'Token budget per month',
   requestsDay: 'Request budget per day',
   requestsMonth: 'Request budget per month',
+  costDay: 'Cost budget per day',
+  costMonth: 'Cost budget per month',
 };
 
 /** The loosely typed fields of a form, flags or JSON body, each optional. */
@@ -58,6 +69,8 @@ export interface LimitsFields {
   budgetTokensMonth?: unknown;
   budgetRequestsDay?: unknown;
   budgetRequestsMonth?: unknown;
+  budgetCostDay?: unknown;
+  budgetCostMonth?: unknown;
 }
 
 const FIELD_OF: Record<keyof Budgets, keyof LimitsFields> = {
@@ -65,6 +78,8 @@ const FIELD_OF: Record<keyof Budgets, keyof LimitsFields> = {
   tokensMonth: 'budgetTokensMonth',
   requestsDay: 'budgetRequestsDay',
   requestsMonth: 'budgetRequestsMonth',
+  costDay: 'budgetCostDay',
+  costMonth: 'budgetCostMonth',
 };
 
 /** Only the fields present become part of the patch, so an update changes what it names. */
@@ -76,7 +91,7 @@ export function limitsPatchFrom(fields: LimitsFields, now: number = Date.now()):
   const budgets: Partial<Budgets> = {};
   for (const name of BUDGET_NAMES) {
     const value = fields[FIELD_OF[name]];
-    if (value !== undefined) budgets[name] = parseLimitNumber(BUDGET_LABELS[name], value);
+    if (value !== undefined) budgets[name] = name.startsWith('cost') ? parseMoneyLimit(BUDGET_LABELS[name], value) : parseLimitNumber(BUDGET_LABELS[name], value);
   }
   if (Object.keys(budgets).length > 0) patch.budgets = budgets;
   return patch;
@@ -91,4 +106,6 @@ export const LIMITS_SCHEMA_PROPERTIES = {
   budgetTokensMonth: { type: ['integer', 'null'], minimum: 0 },
   budgetRequestsDay: { type: ['integer', 'null'], minimum: 0 },
   budgetRequestsMonth: { type: ['integer', 'null'], minimum: 0 },
+  budgetCostDay: { type: ['number', 'string', 'null'], description: 'Money per UTC day in the price table\'s currency, e.g. 5 or 2.50; null or 0 for none' },
+  budgetCostMonth: { type: ['number', 'string', 'null'], description: 'Money per UTC month; null or 0 for none' },
 } as const;

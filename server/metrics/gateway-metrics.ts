@@ -4,6 +4,8 @@
 // Node's own process metrics, the event-loop delay among them. Served at GET /metrics behind a token.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { RouteHistogram } from './route-histogram.ts';
+import { UsageCounts } from './usage-counts.ts';
+import type { UsageClasses } from '../protocols/canonical/usage.ts';
 
 export interface MetricsSources {
   pendingUsageBuckets: () => number;
@@ -49,6 +51,29 @@ export class GatewayMetrics {
       this.count -= 1;
     },
   };
+  /** Tokens and cost by model (never by key), counted in plain maps and added when scraped. */
+  private readonly usageCounts = new UsageCounts();
+  private readonly tokens = new Counter({
+    name: 'gwctl_tokens_total',
+    help: 'Tokens billed, by model and class (input, output, cache_read, cache_write_5m, cache_write_1h; reasoning is part of output and counted apart too).',
+    labelNames: ['model', 'class'],
+    registers: [this.registry],
+    collect: () => this.usageCounts.drainTokens((labels, n) => this.tokens.inc(labels, n)),
+  });
+  private readonly cost = new Counter({
+    name: 'gwctl_cost_micros_total',
+    help: 'Cost of priced requests in micro-units (1e-6) of the price table currency, by model.',
+    labelNames: ['model', 'currency'],
+    registers: [this.registry],
+    collect: () => this.usageCounts.drainCost((labels, n) => this.cost.inc(labels, n)),
+  });
+  private readonly unpriced = new Counter({
+    name: 'gwctl_unpriced_requests_total',
+    help: 'Requests that reached a provider for a model without a price (their cost is unknown), by model.',
+    labelNames: ['model'],
+    registers: [this.registry],
+    collect: () => this.usageCounts.drainUnpriced((labels, n) => this.unpriced.inc(labels, n)),
+  });
   readonly rateLimited = new Counter({ name: 'gwctl_rate_limited_total', help: 'Requests refused by the per-key rate limit.', registers: [this.registry] });
 
   constructor(sources: MetricsSources) {
@@ -75,6 +100,11 @@ export class GatewayMetrics {
     const openStreams = this.openStreams;
     new Gauge({ name: 'gwctl_open_streams', help: 'Streamed API answers being relayed now.', registers: [this.registry], collect() { this.set(openStreams.count); } });
     new Gauge({ name: 'gwctl_open_responses', help: 'API responses in progress.', registers: [this.registry], collect() { this.set(sources.openResponses()); } });
+  }
+
+  /** One billed request's tokens by class and its cost (null: the model had no price). */
+  countUsage(model: string, classes: UsageClasses, costMicros: number | null, currency: string | undefined): void {
+    this.usageCounts.add(model, classes, costMicros, currency);
   }
 
   /**

@@ -16,6 +16,8 @@ import type { UsageEvent } from '../usage/usage-meter.ts';
 import { promptChars, tokensFromChars } from '../usage/estimate-tokens.ts';
 import { logUnownedRequest, noteRefusedKey, supportFields } from '../usage/request-log-support.ts';
 import type { AuthContext } from '../auth/key-authenticator.ts';
+import { costOf, recordedClasses } from '../usage/request-cost-of.ts';
+import { imagesAsked } from '../usage/images-asked.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
   app.decorateRequest('gateway', null as never);
@@ -139,36 +141,47 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
   if (!state?.auth || state.usageRecorded) return;
   state.usageRecorded = true;
   let { inputTokens, outputTokens } = state;
+  let estimated = false;
   // A provider's work that ended without its usage report (cut short, or an upstream that sends
   // none) is estimated rather than given away; a refusal (4xx/5xx answered whole) costs nothing.
   // A stream cut short never got its final count (a messages stream's start says 1 output token):
   // what was relayed is the better figure then.
-  if (state.reachedProvider && (state.outcome !== undefined || status < 400)) {
+  const billed = !!state.reachedProvider && (state.outcome !== undefined || status < 400);
+  if (billed) {
     if (inputTokens === 0) inputTokens = tokensFromChars(promptChars(request.body));
     const relayed = tokensFromChars(state.generatedChars ?? 0);
     if (outputTokens === 0 || state.outcome !== undefined) outputTokens = Math.max(outputTokens, relayed);
+    estimated = inputTokens !== state.inputTokens || outputTokens !== state.outputTokens;
   }
+  const model = state.model ?? '(none)';
+  const at = Date.now();
+  const cost = costOf(deps.prices, { model, provider: state.provider, classes: state.usageClasses, inputTokens, outputTokens, estimated, billed, ...imagesAsked(request), at });
   // One object for the usage meter (which copies the counts) and the owner's request log (an
   // in-memory buffer written in batches).
   const event: UsageEvent & RequestLogEntry = {
     userId: state.auth.userId,
     keyId: state.auth.keyId,
-    model: state.model ?? '(none)',
+    model,
     status: state.outcomeStatus ?? status,
     inputTokens,
     outputTokens,
     sessionId: clientSessionId(request.headers),
     outcome: state.outcome,
     ...(state.requestedModel ? { requestedModel: state.requestedModel } : {}),
-    at: Date.now(),
+    at,
     latencyMs: elapsedMs,
     ...supportFields(request, state),
+    costMicros: cost.costMicros,
+    costEstimated: cost.costEstimated,
+    reachedProvider: !!state.reachedProvider,
+    usageClasses: cost.billed ? recordedClasses({ classes: state.usageClasses, inputTokens, outputTokens }) : undefined,
   };
   deps.usage.record(event);
   deps.requestLog?.push(event);
+  if (event.usageClasses) deps.metrics?.countUsage(model, event.usageClasses, cost.costMicros, deps.prices?.currency);
   // Budgets count what reached a provider, like usage; a refusal costs nothing.
   if (state.reachedProvider && hasBudgets(state.auth)) {
-    chargeBudgets(deps.budgets, budgetHolders(state.auth), inputTokens + outputTokens, (deps.now ?? Date.now)()).catch((error: Error) =>
+    chargeBudgets(deps.budgets, budgetHolders(state.auth), { requests: 1, tokens: inputTokens + outputTokens, cost: cost.costMicros ?? 0 }, (deps.now ?? Date.now)()).catch((error: Error) =>
       request.log.warn({ err: { message: error.message } }, 'budget not charged'),
     );
   }
@@ -201,7 +214,7 @@ export function authenticateWith(deps: GatewayDeps, options: { allowXApiKey: boo
     request.gateway.auth = auth;
     const now = (deps.now ?? Date.now)();
     checkExpiry(auth, now);
-    if (hasBudgets(auth)) await checkBudgets(deps.budgets, budgetHolders(auth), now);
+    if (hasBudgets(auth)) await checkBudgets(deps.budgets, budgetHolders(auth), now, deps.prices?.currency);
     const ownLimit = auth.limits.rateLimit ?? undefined;
     if (!deps.rateLimiter.enabled && ownLimit === undefined) return;
     const decision = await deps.rateLimiter.take(auth.keyId, ownLimit);

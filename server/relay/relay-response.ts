@@ -64,6 +64,7 @@ export async function readUpstreamBody(body: AsyncIterable<Uint8Array>, provider
 function markServed(request: ApiRequest, reply: ApiReply, status: number, upstreamHeaders: Record<string, string>, options: RelayOptions): void {
   noteUpstream(request.gateway, options.providerName, options.attempts, status, upstreamHeaders);
   reply.header('x-gateway-provider', options.providerName);
+  request.gateway.provider = options.providerName;
   reply.header('x-gateway-attempts', String(options.attempts));
   relayUpstreamHeaders(reply, request.gateway.surface, upstreamHeaders, !options.translator);
 }
@@ -114,6 +115,7 @@ export async function relayResponse(request: ApiRequest, reply: ApiReply, respon
       const usage = usageFromJson(surface, parseJsonText(bytes.toString('utf8')));
       state.inputTokens = usage.inputTokens;
       state.outputTokens = usage.outputTokens;
+      state.usageClasses = usage.usageClasses;
       stampOverhead(reply, options.timing);
       return reply.code(response.status).type(contentType).send(bytes);
     }
@@ -129,6 +131,7 @@ export async function relayResponse(request: ApiRequest, reply: ApiReply, respon
     const usage = usageFromJson(options.translator.upstreamSurface, parsed);
     state.inputTokens = usage.inputTokens;
     state.outputTokens = usage.outputTokens;
+    state.usageClasses = usage.usageClasses;
     stampOverhead(reply, options.timing);
     return reply.code(response.status).type('application/json').send(JSON.stringify(translated));
   }

@@ -16,7 +16,9 @@ export type AuditAction =
   | 'user.password'
   | 'session.revoke'
   | 'token.create'
-  | 'token.revoke';
+  | 'token.revoke'
+  | 'price.set'
+  | 'price.delete';
 
 export interface AuditEntry {
   /** `user:<name>` (web pages), `token:<hint>` (operator API), `cli:<account>@<host>` (gwctl admin). */
@@ -24,7 +26,7 @@ export interface AuditEntry {
   /** The client's address, or `local` for the command line. */
   address: string;
   action: AuditAction;
-  /** `key:<id> <hint>`, `user:<name>`, `token:<id> <hint>`. */
+  /** `key:<id> <hint>`, `user:<name>`, `token:<id> <hint>`, `price:<model>[ provider <name>][ from <date>]`. */
   target: string;
   /** What changed (limits, flags); never a secret. */
   details?: Record<string, unknown>;

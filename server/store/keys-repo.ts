@@ -66,6 +66,8 @@ const PUBLIC_COLUMNS = [
   'budget_tokens_month',
   'budget_requests_day',
   'budget_requests_month',
+  'budget_cost_day',
+  'budget_cost_month',
 ] as const;
 
 export type NotifyRevocation = (trx: Transaction<Database>, event: RevocationEvent) => Promise<void>;

@@ -6,6 +6,8 @@ export interface BudgetColumns {
   budget_tokens_month: number | string | null;
   budget_requests_day: number | string | null;
   budget_requests_month: number | string | null;
+  budget_cost_day: number | string | null;
+  budget_cost_month: number | string | null;
 }
 
 const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
@@ -16,6 +18,8 @@ export function budgetsFromColumns(row: BudgetColumns): Budgets {
     tokensMonth: nullableNumber(row.budget_tokens_month),
     requestsDay: nullableNumber(row.budget_requests_day),
     requestsMonth: nullableNumber(row.budget_requests_month),
+    costDay: nullableNumber(row.budget_cost_day),
+    costMonth: nullableNumber(row.budget_cost_month),
   };
 }
 
@@ -25,6 +29,8 @@ export function budgetColumns(budgets: Budgets): BudgetColumns {
     budget_tokens_month: budgets.tokensMonth,
     budget_requests_day: budgets.requestsDay,
     budget_requests_month: budgets.requestsMonth,
+    budget_cost_day: budgets.costDay,
+    budget_cost_month: budgets.costMonth,
   };
 }
 

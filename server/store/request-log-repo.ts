@@ -35,6 +35,10 @@ export interface RequestLogInput {
   upstreamStatus?: number;
   upstreamRequestId?: string;
   attempts?: number;
+  /** Micro-units of the price table's currency; null = the model had no price; absent = 0. */
+  costMicros?: number | null;
+  /** The tokens behind the cost were estimated. */
+  costEstimated?: boolean;
 }
 
 export interface RequestLogRecord {
@@ -64,6 +68,9 @@ export interface RequestLogRecord {
   upstreamStatus: number | null;
   upstreamRequestId: string | null;
   attempts: number | null;
+  /** Micro-units of the price table's currency; null = the model had no price. */
+  costMicros: number | null;
+  costEstimated: boolean;
 }
 
 export type StatusClass = 2 | 3 | 4 | 5;
@@ -82,12 +89,13 @@ export interface RequestLogQuery {
   limit: number;
 }
 
-/** Rows per INSERT on PostgreSQL: 23 parameters a row, well under its bound of 65,535. */
+/** Rows per INSERT on PostgreSQL: 25 parameters a row, well under its bound of 65,535. */
 const ROWS_PER_INSERT = 500;
 
 const COLUMNS = [
   'at', 'user_id', 'key_id', 'model', 'status', 'input_tokens', 'output_tokens', 'latency_ms', 'session_id', 'outcome', 'requested_model',
   'request_id', 'method', 'path', 'protocol', 'error_code', 'error_message', 'key_hint', 'key_fingerprint', 'provider', 'upstream_status', 'upstream_request_id', 'attempts',
+  'cost_micros', 'cost_estimated',
 ] as const;
 const INSERT_INTO = `insert into request_log (${COLUMNS.join(', ')}) values `;
 const INSERT_ONE = `${INSERT_INTO}(${COLUMNS.map(() => '?').join(', ')})`;
@@ -114,6 +122,7 @@ function pushRow(into: unknown[], e: RequestLogInput): unknown[] {
     e.sessionId ?? null, e.outcome ?? null, e.requestedModel ?? null,
     e.requestId ?? null, e.method ?? null, e.path ?? null, e.protocol ?? null, e.errorCode ?? null, e.errorMessage ?? null,
     e.keyHint ?? null, e.keyFingerprint ?? null, e.provider ?? null, e.upstreamStatus ?? null, e.upstreamRequestId ?? null, e.attempts ?? null,
+    e.costMicros === undefined ? 0 : e.costMicros, e.costEstimated ? 1 : 0,
   );
   return into;
 }
@@ -153,6 +162,8 @@ function toRecord(r: Selectable<RequestLogTable>): RequestLogRecord {
     upstreamStatus: nullableNumber(r.upstream_status ?? null),
     upstreamRequestId: r.upstream_request_id ?? null,
     attempts: nullableNumber(r.attempts ?? null),
+    costMicros: r.cost_micros === null || r.cost_micros === undefined ? null : Number(r.cost_micros),
+    costEstimated: Number(r.cost_estimated ?? 0) === 1,
   };
 }
 

@@ -14,6 +14,9 @@ export interface UsersTable {
   budget_tokens_month: number | string | null;
   budget_requests_day: number | string | null;
   budget_requests_month: number | string | null;
+  /** Money budgets in micro-units of the price table's currency (migration 0016). */
+  budget_cost_day: number | string | null;
+  budget_cost_month: number | string | null;
 }
 
 export interface SessionsTable {
@@ -40,6 +43,9 @@ export interface ApiKeysTable {
   budget_tokens_month: number | string | null;
   budget_requests_day: number | string | null;
   budget_requests_month: number | string | null;
+  /** Money budgets in micro-units of the price table's currency (migration 0016). */
+  budget_cost_day: number | string | null;
+  budget_cost_month: number | string | null;
 }
 
 /** One row per hour, user, key ('' for the web apps) and model. */
@@ -52,6 +58,14 @@ export interface UsageTable {
   input_tokens: number | string;
   output_tokens: number | string;
   errors: number | string;
+  /** Cost of the priced requests in micro-units of the price table's currency (migration 0016). */
+  cost_micros: Generated<number | string>;
+  /** Requests that reached a provider for a model without a price (cost unknown). */
+  unpriced_requests: Generated<number | string>;
+  /** Requests whose tokens and cost were estimated. */
+  estimated_requests: Generated<number | string>;
+  /** Requests that reached a provider (counted by request budgets). */
+  provider_requests: Generated<number | string>;
 }
 
 /** One row per hour, user, key, client session and model; only for requests that named a session. */
@@ -65,6 +79,9 @@ export interface UsageSessionsTable {
   input_tokens: number | string;
   output_tokens: number | string;
   errors: number | string;
+  /** As in `usage` (migration 0016). */
+  cost_micros: Generated<number | string>;
+  unpriced_requests: Generated<number | string>;
 }
 
 export interface UsageOutcomesTable {
@@ -162,6 +179,10 @@ export interface RequestLogTable {
   upstream_status: number | null;
   upstream_request_id: string | null;
   attempts: number | null;
+  /** Micro-units of the price table's currency; null = the model had no price (migration 0016). */
+  cost_micros: number | string | null;
+  /** 1 when the tokens behind the cost were estimated. */
+  cost_estimated: number | null;
 }
 
 /** A deleted key's tombstone: a later request with its value is told apart from a value no key ever had. */
@@ -175,6 +196,18 @@ export interface DeletedKeysTable {
   hint: string;
   created_at: string;
   deleted_at: string;
+}
+
+/** The price table's entries set with `gwctl admin price set` or the operator API (migration 0016). */
+export interface PricesTable {
+  model: string;
+  /** '' when the entry applies to every provider. */
+  provider: string;
+  /** '' when the entry applies from the start. */
+  from_date: string;
+  /** The whole entry as JSON (amounts are decimal strings). */
+  price: string;
+  updated_at: string;
 }
 
 export interface ImageHistoryTable {
@@ -204,5 +237,6 @@ export interface Database {
   usage_outcomes: UsageOutcomesTable;
   request_log: RequestLogTable;
   deleted_keys: DeletedKeysTable;
+  prices: PricesTable;
   schema_probe: { id: Generated<number> };
 }

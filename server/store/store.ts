@@ -6,6 +6,7 @@ import { ImageHistoryRepo } from './image-history-repo.ts';
 import { KeysRepo } from './keys-repo.ts';
 import { OperatorTokensRepo } from './operator-tokens-repo.ts';
 import { DeletedKeysRepo } from './deleted-keys-repo.ts';
+import { PricesRepo } from './prices-repo.ts';
 import { RequestLogRepo } from './request-log-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
 import { UsageRepo } from './usage-repo.ts';
@@ -22,6 +23,7 @@ export class Store {
   readonly imageHistory: ImageHistoryRepo;
   readonly requestLog: RequestLogRepo;
   readonly deletedKeys: DeletedKeysRepo;
+  readonly prices: PricesRepo;
 
   constructor(readonly database: OpenedDatabase) {
     this.users = new UsersRepo(database.db, database.notifyRevocation);
@@ -34,6 +36,7 @@ export class Store {
     this.imageHistory = new ImageHistoryRepo(database.db);
     this.requestLog = new RequestLogRepo(database.db, database.runBatch);
     this.deletedKeys = new DeletedKeysRepo(database.db);
+    this.prices = new PricesRepo(database.db);
   }
 
   static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {

@@ -17,6 +17,14 @@ export interface UsageDelta extends UsageBucketKey {
   errorsByStatus: Record<number, number>;
   /** Requests that did not complete normally, by outcome (client_aborted, upstream_cut, shutdown_cut). */
   outcomes?: Record<string, number>;
+  /** Cost of the priced requests, in micro-units of the price table's currency (exact integer). */
+  costMicros?: number;
+  /** Requests that reached a provider for a model without a price: their cost is unknown. */
+  unpriced?: number;
+  /** Requests whose tokens (and cost) were estimated. */
+  estimated?: number;
+  /** Requests that reached a provider (what request budgets count). */
+  providerRequests?: number;
 }
 
 /** Usage of one client session in one hour (requests that carried a session id). */
@@ -26,6 +34,9 @@ export interface SessionUsageDelta extends UsageBucketKey {
   inputTokens: number;
   outputTokens: number;
   errors: number;
+  /** As in UsageDelta: micro-units of the priced requests, and the requests without a price. */
+  costMicros?: number;
+  unpriced?: number;
 }
 
 export type SessionUsageRow = SessionUsageDelta;
@@ -35,6 +46,10 @@ export interface UsageRow extends UsageBucketKey {
   inputTokens: number;
   outputTokens: number;
   errors: number;
+  costMicros: number;
+  unpriced: number;
+  estimated: number;
+  providerRequests: number;
 }
 
 export interface UsageQuery {
@@ -62,6 +77,10 @@ export class UsageRepo {
             input_tokens: d.inputTokens,
             output_tokens: d.outputTokens,
             errors: d.errors,
+            cost_micros: d.costMicros ?? 0,
+            unpriced_requests: d.unpriced ?? 0,
+            estimated_requests: d.estimated ?? 0,
+            provider_requests: d.providerRequests ?? 0,
           })
           .onConflict((oc) =>
             oc.columns(['hour', 'user_id', 'key_id', 'model']).doUpdateSet({
@@ -69,6 +88,10 @@ export class UsageRepo {
               input_tokens: sql`usage.input_tokens + excluded.input_tokens`,
               output_tokens: sql`usage.output_tokens + excluded.output_tokens`,
               errors: sql`usage.errors + excluded.errors`,
+              cost_micros: sql`usage.cost_micros + excluded.cost_micros`,
+              unpriced_requests: sql`usage.unpriced_requests + excluded.unpriced_requests`,
+              estimated_requests: sql`usage.estimated_requests + excluded.estimated_requests`,
+              provider_requests: sql`usage.provider_requests + excluded.provider_requests`,
             }),
           )
           .execute();
@@ -106,6 +129,8 @@ export class UsageRepo {
             input_tokens: d.inputTokens,
             output_tokens: d.outputTokens,
             errors: d.errors,
+            cost_micros: d.costMicros ?? 0,
+            unpriced_requests: d.unpriced ?? 0,
           })
           .onConflict((oc) =>
             oc.columns(['hour', 'user_id', 'key_id', 'session_id', 'model']).doUpdateSet({
@@ -113,6 +138,8 @@ export class UsageRepo {
               input_tokens: sql`usage_sessions.input_tokens + excluded.input_tokens`,
               output_tokens: sql`usage_sessions.output_tokens + excluded.output_tokens`,
               errors: sql`usage_sessions.errors + excluded.errors`,
+              cost_micros: sql`usage_sessions.cost_micros + excluded.cost_micros`,
+              unpriced_requests: sql`usage_sessions.unpriced_requests + excluded.unpriced_requests`,
             }),
           )
           .execute();
@@ -138,7 +165,30 @@ export class UsageRepo {
       inputTokens: Number(r.input_tokens),
       outputTokens: Number(r.output_tokens),
       errors: Number(r.errors),
+      costMicros: Number(r.cost_micros),
+      unpriced: Number(r.unpriced_requests),
+      estimated: Number(r.estimated_requests),
+      providerRequests: Number(r.provider_requests),
     }));
+  }
+
+  /**
+   * What a key (or all of a user's keys, the web apps left out) used in `[sinceHour, untilHour)`:
+   * requests that reached a provider, tokens and cost, as budgets count them.
+   */
+  async budgetTotals(subject: { keyId: string } | { userId: string }, sinceHour: string, untilHour: string): Promise<{ requests: number; tokens: number; cost: number }> {
+    let q = this.db
+      .selectFrom('usage')
+      .select([
+        sql<string | number>`coalesce(sum(provider_requests), 0)`.as('requests'),
+        sql<string | number>`coalesce(sum(input_tokens + output_tokens), 0)`.as('tokens'),
+        sql<string | number>`coalesce(sum(cost_micros), 0)`.as('cost'),
+      ])
+      .where('hour', '>=', sinceHour)
+      .where('hour', '<', untilHour);
+    q = 'keyId' in subject ? q.where('key_id', '=', subject.keyId) : q.where('user_id', '=', subject.userId).where('key_id', '!=', '');
+    const row = await q.executeTakeFirst();
+    return { requests: Number(row?.requests ?? 0), tokens: Number(row?.tokens ?? 0), cost: Number(row?.cost ?? 0) };
   }
 
   async errorsByStatus(query: UsageQuery = {}): Promise<Array<UsageBucketKey & { status: number; count: number }>> {
@@ -182,6 +232,8 @@ export class UsageRepo {
       inputTokens: Number(r.input_tokens),
       outputTokens: Number(r.output_tokens),
       errors: Number(r.errors),
+      costMicros: Number(r.cost_micros),
+      unpriced: Number(r.unpriced_requests),
     }));
   }
 }

@@ -1,9 +1,13 @@
 // Reads token counts out of upstream answers, JSON or streamed, in either protocol.
 import type { ApiSurface } from '../../core/protocol/error-bodies.ts';
+import type { UsageClasses } from '../protocols/canonical/usage.ts';
+import { usageClassesOf } from './usage-classes-of.ts';
 
 export interface TokenCounts {
   inputTokens: number;
   outputTokens: number;
+  /** Every token class apart (for cost), when the upstream reported its usage. */
+  usageClasses?: UsageClasses;
 }
 
 type Json = Record<string, any>;
@@ -27,14 +31,16 @@ function geminiCounts(metadata: Json): TokenCounts {
 export function usageFromJson(surface: ApiSurface, body: unknown): TokenCounts {
   if (surface === 'gemini') {
     const metadata = (body as Json | undefined)?.usageMetadata as Json | undefined;
-    return metadata ? geminiCounts(metadata) : { inputTokens: 0, outputTokens: 0 };
+    return metadata ? { ...geminiCounts(metadata), usageClasses: usageClassesOf(surface, metadata) } : { inputTokens: 0, outputTokens: 0 };
   }
   const usage = (body as Json | undefined)?.usage as Json | undefined;
   if (!usage) return { inputTokens: 0, outputTokens: 0 };
-  if (surface === 'messages') return { inputTokens: messagesInput(usage), outputTokens: n(usage.output_tokens) };
+  const usageClasses = usageClassesOf(surface, usage);
+  if (surface === 'messages') return { inputTokens: messagesInput(usage), outputTokens: n(usage.output_tokens), usageClasses };
   return {
     inputTokens: n(usage.prompt_tokens) || n(usage.input_tokens),
     outputTokens: n(usage.completion_tokens) || n(usage.output_tokens),
+    usageClasses,
   };
 }
 
@@ -57,6 +63,9 @@ const GENERATED_TEXT = /"(?:text|content|thinking|partial_json|arguments|reasoni
 export class StreamUsage implements TokenCounts {
   inputTokens = 0;
   outputTokens = 0;
+  usageClasses: UsageClasses | undefined;
+  /** A messages stream's usage so far: its start's, with what later deltas report laid over it. */
+  private messagesUsage: Json | undefined;
   /** Characters of generated text seen so far (JSON-escaped length; an estimate's input). */
   generatedChars = 0;
 
@@ -117,6 +126,7 @@ export class StreamUsage implements TokenCounts {
     if (!this.target) return;
     this.target.inputTokens = this.inputTokens;
     this.target.outputTokens = this.outputTokens;
+    if (this.usageClasses) this.target.usageClasses = this.usageClasses;
   }
 
   /** The same for an event already parsed (translated streams hold objects, not text). */
@@ -131,7 +141,10 @@ export class StreamUsage implements TokenCounts {
   private observeUsage(event: Json): void {
     if (this.surface === 'gemini') {
       // Gemini repeats its usage in chunks; the last one counts.
-      if (event.usageMetadata) Object.assign(this, geminiCounts(event.usageMetadata as Json));
+      if (event.usageMetadata) {
+        Object.assign(this, geminiCounts(event.usageMetadata as Json));
+        this.usageClasses = usageClassesOf('gemini', event.usageMetadata);
+      }
       return;
     }
     if (this.surface === 'messages') {
@@ -139,21 +152,26 @@ export class StreamUsage implements TokenCounts {
       if (event.type === 'message_start' && start) {
         this.inputTokens = messagesInput(start);
         this.outputTokens = n(start.output_tokens);
+        this.messagesUsage = { ...start };
       }
       if (event.type === 'message_delta' && event.usage) {
         const usage = event.usage as Json;
         if (usage.input_tokens !== undefined) this.inputTokens = messagesInput(usage);
         if (usage.output_tokens !== undefined) this.outputTokens = n(usage.output_tokens);
+        this.messagesUsage = { ...this.messagesUsage, ...Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== null && v !== undefined)) };
       }
+      if (this.messagesUsage) this.usageClasses = usageClassesOf('messages', this.messagesUsage);
       return;
     }
     if (event.usage) {
       this.inputTokens = n(event.usage.prompt_tokens);
       this.outputTokens = n(event.usage.completion_tokens);
+      this.usageClasses = usageClassesOf('openai', event.usage);
     } else if (event.response?.usage) {
       // Responses streams report usage in the response object of their terminal event.
       this.inputTokens = n(event.response.usage.input_tokens);
       this.outputTokens = n(event.response.usage.output_tokens);
+      this.usageClasses = usageClassesOf('openai', event.response.usage);
     }
   }
 }

@@ -2,6 +2,7 @@
 // no database write per request. flush() is called on a timer and at shutdown.
 import type { SessionUsageDelta, UsageDelta, UsageRepo } from '../store/usage-repo.ts';
 import type { UsageOutcome } from './usage-outcome.ts';
+import type { UsageClasses } from '../protocols/canonical/usage.ts';
 
 export interface UsageEvent {
   userId: string;
@@ -15,6 +16,14 @@ export interface UsageEvent {
   sessionId?: string;
   /** Set when the exchange did not complete normally. */
   outcome?: UsageOutcome;
+  /** Micro-units of the price table's currency; null = reached a provider without a price; absent = 0. */
+  costMicros?: number | null;
+  /** The tokens behind the cost were estimated. */
+  costEstimated?: boolean;
+  /** A provider was called (what request budgets count). */
+  reachedProvider?: boolean;
+  /** Every token class apart, for the metrics. */
+  usageClasses?: UsageClasses;
 }
 
 export function hourBucket(at: Date): string {
@@ -31,6 +40,32 @@ function addCounts(into: Counts, from: Counts): void {
   into.inputTokens += from.inputTokens;
   into.outputTokens += from.outputTokens;
   into.errors += from.errors;
+}
+
+/** What every usage bucket adds up about money: cost, requests without a price, estimated ones, and provider calls. */
+type CostCounts = Required<Pick<UsageDelta, 'costMicros' | 'unpriced' | 'estimated' | 'providerRequests'>>;
+
+const NO_COST: CostCounts = { costMicros: 0, unpriced: 0, estimated: 0, providerRequests: 0 };
+
+function costCounts(event: UsageEvent): CostCounts {
+  return {
+    costMicros: event.costMicros ?? 0,
+    unpriced: event.costMicros === null ? 1 : 0,
+    estimated: event.costEstimated ? 1 : 0,
+    providerRequests: event.reachedProvider ? 1 : 0,
+  };
+}
+
+function addCost(into: UsageDelta, from: Partial<CostCounts>): void {
+  into.costMicros = (into.costMicros ?? 0) + (from.costMicros ?? 0);
+  into.unpriced = (into.unpriced ?? 0) + (from.unpriced ?? 0);
+  into.estimated = (into.estimated ?? 0) + (from.estimated ?? 0);
+  into.providerRequests = (into.providerRequests ?? 0) + (from.providerRequests ?? 0);
+}
+
+function addSessionCost(into: SessionUsageDelta, from: Pick<SessionUsageDelta, 'costMicros' | 'unpriced'>): void {
+  into.costMicros = (into.costMicros ?? 0) + (from.costMicros ?? 0);
+  into.unpriced = (into.unpriced ?? 0) + (from.unpriced ?? 0);
 }
 
 export class UsageMeter {
@@ -60,9 +95,11 @@ export class UsageMeter {
     const id = `${hour}\u0000${event.userId}\u0000${event.keyId}\u0000${event.model}`;
     let delta = this.pending.get(id);
     if (!delta) {
-      delta = { hour, userId: event.userId, keyId: event.keyId, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, errorsByStatus: {} };
+      delta = { hour, userId: event.userId, keyId: event.keyId, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, errorsByStatus: {}, ...NO_COST };
       this.pending.set(id, delta);
     }
+    const cost = costCounts(event);
+    addCost(delta, cost);
     const counts = { requests: 1, inputTokens: Math.max(0, Math.round(event.inputTokens) || 0), outputTokens: Math.max(0, Math.round(event.outputTokens) || 0), errors: event.status >= 400 ? 1 : 0 };
     addCounts(delta, counts);
     if (event.status >= 400) delta.errorsByStatus[event.status] = (delta.errorsByStatus[event.status] ?? 0) + 1;
@@ -71,17 +108,18 @@ export class UsageMeter {
       delta.outcomes[event.outcome] = (delta.outcomes[event.outcome] ?? 0) + 1;
     }
     if (event.keyId) this.lastUsed.set(event.keyId, at);
-    if (event.sessionId) this.recordSession(hour, event, counts);
+    if (event.sessionId) this.recordSession(hour, event, counts, cost);
   }
 
-  private recordSession(hour: string, event: UsageEvent, counts: Counts): void {
+  private recordSession(hour: string, event: UsageEvent, counts: Counts, cost: Pick<CostCounts, 'costMicros' | 'unpriced'>): void {
     const id = `${hour}\u0000${event.userId}\u0000${event.keyId}\u0000${event.sessionId}\u0000${event.model}`;
     let delta = this.pendingSessions.get(id);
     if (!delta) {
-      delta = { hour, userId: event.userId, keyId: event.keyId, sessionId: event.sessionId!, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 };
+      delta = { hour, userId: event.userId, keyId: event.keyId, sessionId: event.sessionId!, model: event.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, costMicros: 0, unpriced: 0 };
       this.pendingSessions.set(id, delta);
     }
     addCounts(delta, counts);
+    addSessionCost(delta, cost);
   }
 
   private hourLabel(at: number): string {
@@ -133,6 +171,7 @@ export class UsageMeter {
       return;
     }
     addCounts(current, delta);
+    addSessionCost(current, delta);
   }
 
   private mergeBack(id: string, delta: UsageDelta): void {
@@ -142,6 +181,7 @@ export class UsageMeter {
       return;
     }
     addCounts(current, delta);
+    addCost(current, delta);
     for (const [status, count] of Object.entries(delta.errorsByStatus)) {
       current.errorsByStatus[Number(status)] = (current.errorsByStatus[Number(status)] ?? 0) + count;
     }

@@ -27,6 +27,8 @@ export interface StackedChartInput {
   series: ChartSeries[];
   /** What the first column of the table names ("Day", "Hour"). */
   bucketHeading: string;
+  /** How a value reads (default: a count with separators; money charts pass an amount formatter). */
+  format?: (value: number) => string;
 }
 
 /** Series colours: .series-0 … .series-5 in usage.css (app.css's --series-1 … --series-6); more share the last. */
@@ -57,13 +59,14 @@ export function compactCount(n: number): string {
 export function stackedChart(input: StackedChartInput): SafeHtml {
   const { buckets, series } = input;
   const totals = buckets.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
+  const fmt = input.format ?? formatCount;
   const grand = totals.reduce((a, b) => a + b, 0);
   const step = niceStep(Math.max(0, ...totals));
   const top = step * 4;
   const every = Math.max(1, Math.ceil(buckets.length / TICKS_SHOWN));
   const colour = (i: number) => `series-${Math.min(i, SERIES_COLOURS - 1)}`;
-  const units = (n: number) => `${formatCount(n)} ${n === 1 ? input.unit.replace(/s$/, '') : input.unit}`;
-  const summary = `${input.title}: ${formatCount(grand)} ${input.unit} in ${buckets.length} ${input.bucketHeading.toLowerCase()}s${grand > 0 ? `, at most ${formatCount(Math.max(...totals))} in one` : ''}.`;
+  const units = (n: number) => `${fmt(n)} ${n === 1 ? input.unit.replace(/s$/, '') : input.unit}`;
+  const summary = `${input.title}: ${fmt(grand)} ${input.unit} in ${buckets.length} ${input.bucketHeading.toLowerCase()}s${grand > 0 ? `, at most ${fmt(Math.max(...totals))} in one` : ''}.`;
 
   const bars = buckets.map((bucket, i) => {
     let base = 0;
@@ -77,7 +80,7 @@ export function stackedChart(input: StackedChartInput): SafeHtml {
   });
 
   return html`<figure class="schart" id="${input.id}">
-    <figcaption><strong>${input.title}</strong> <span class="muted">${formatCount(grand)} in total</span></figcaption>
+    <figcaption><strong>${input.title}</strong> <span class="muted">${fmt(grand)} in total</span></figcaption>
     <div class="schart-grid">
       <div class="schart-y" aria-hidden="true">${[4, 3, 2, 1, 0].map((k) => html`<span>${compactCount(step * k)}</span>`)}</div>
       <div class="schart-plot">
@@ -91,13 +94,13 @@ export function stackedChart(input: StackedChartInput): SafeHtml {
       <div class="schart-x" aria-hidden="true">${buckets.map((b, i) => (i % every !== 0 ? html`<span></span>` : html`<span class="${(i / every) % 2 === 1 ? 'minor' : ''}">${b.tick}</span>`))}</div>
     </div>
     ${series.length > 0
-      ? html`<ul class="legend">${series.map((s, si) => html`<li><span class="swatch ${colour(si)}" aria-hidden="true"></span>${s.name} <span class="muted">${formatCount(s.values.reduce((a, b) => a + b, 0))}</span></li>`)}</ul>`
+      ? html`<ul class="legend">${series.map((s, si) => html`<li><span class="swatch ${colour(si)}" aria-hidden="true"></span>${s.name} <span class="muted">${fmt(s.values.reduce((a, b) => a + b, 0))}</span></li>`)}</ul>`
       : ''}
     <details class="schart-table">
       <summary>${input.title} as a table</summary>
       <div class="table-wrap"><table>
         <thead><tr><th>${input.bucketHeading}</th>${series.map((s) => html`<th class="num">${s.name}</th>`)}<th class="num">Total</th></tr></thead>
-        <tbody>${buckets.map((b, i) => html`<tr><td>${b.label}</td>${series.map((s) => html`<td class="num">${formatCount(s.values[i] ?? 0)}</td>`)}<td class="num">${formatCount(totals[i]!)}</td></tr>`)}</tbody>
+        <tbody>${buckets.map((b, i) => html`<tr><td>${b.label}</td>${series.map((s) => html`<td class="num">${fmt(s.values[i] ?? 0)}</td>`)}<td class="num">${fmt(totals[i]!)}</td></tr>`)}</tbody>
       </table></div>
     </details>
   </figure>`;

@@ -8,15 +8,21 @@ export interface Totals {
   inputTokens: number;
   outputTokens: number;
   errors: number;
+  /** Cost of the priced requests, micro-units of the price table's currency. */
+  costMicros?: number;
+  /** Requests without a price: while there are any, the total cost is unknown. */
+  unpriced?: number;
 }
 
-const empty = (): Totals => ({ requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 });
+const empty = (): Totals => ({ requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, costMicros: 0, unpriced: 0 });
 
 function add(into: Totals, row: Totals): void {
   into.requests += row.requests;
   into.inputTokens += row.inputTokens;
   into.outputTokens += row.outputTokens;
   into.errors += row.errors;
+  into.costMicros = (into.costMicros ?? 0) + (row.costMicros ?? 0);
+  into.unpriced = (into.unpriced ?? 0) + (row.unpriced ?? 0);
 }
 
 export function daysBack(days: number, now = new Date()): string[] {
@@ -59,6 +65,8 @@ export interface StackedSeries {
   requests: number[];
   tokens: number[];
   errors: number[];
+  /** Micro-units of the price table's currency (the priced requests'). */
+  cost: number[];
   total: Totals;
 }
 
@@ -72,11 +80,12 @@ export const MAX_SERIES = 5;
 export function stackedSeries(rows: UsageRow[], buckets: string[], bucketOf: (hour: string) => string, groupOf: (row: UsageRow) => string, nameOf: (id: string) => string): StackedSeries[] {
   const index = new Map(buckets.map((b, i) => [b, i]));
   const groups = new Map<string, StackedSeries>();
-  const blank = (id: string, name: string): StackedSeries => ({ id, name, requests: buckets.map(() => 0), tokens: buckets.map(() => 0), errors: buckets.map(() => 0), total: empty() });
+  const blank = (id: string, name: string): StackedSeries => ({ id, name, requests: buckets.map(() => 0), tokens: buckets.map(() => 0), errors: buckets.map(() => 0), cost: buckets.map(() => 0), total: empty() });
   const addTo = (s: StackedSeries, i: number, t: Totals) => {
     s.requests[i]! += t.requests;
     s.tokens[i]! += t.inputTokens + t.outputTokens;
     s.errors[i]! += t.errors;
+    s.cost[i]! += t.costMicros ?? 0;
     add(s.total, t);
   };
   for (const row of rows) {
@@ -91,7 +100,8 @@ export function stackedSeries(rows: UsageRow[], buckets: string[], bucketOf: (ho
   if (sorted.length <= MAX_SERIES + 1) return sorted;
   const others = blank('(others)', `${sorted.length - MAX_SERIES} others`);
   for (const s of sorted.slice(MAX_SERIES)) {
-    for (let i = 0; i < buckets.length; i += 1) addTo(others, i, { requests: s.requests[i]!, inputTokens: s.tokens[i]!, outputTokens: 0, errors: s.errors[i]! });
+    for (let i = 0; i < buckets.length; i += 1) addTo(others, i, { requests: s.requests[i]!, inputTokens: s.tokens[i]!, outputTokens: 0, errors: s.errors[i]!, costMicros: s.cost[i]! });
+    others.total.unpriced = (others.total.unpriced ?? 0) + (s.total.unpriced ?? 0);
   }
   return [...sorted.slice(0, MAX_SERIES), others];
 }

@@ -79,7 +79,7 @@ test('key create with limits, key update changes only the limits named, wrong va
     expiresAt: '2030-01-31T00:00:00.000Z',
     models: ['demo-chat', 'demo-embedding'],
     rateLimit: 30,
-    budgets: { tokensDay: 1000, tokensMonth: 20000, requestsDay: 50, requestsMonth: 900 },
+    budgets: { tokensDay: 1000, tokensMonth: 20000, requestsDay: 50, requestsMonth: 900, costDay: null, costMonth: null },
   });
   const updated = await gwctl(['admin', 'key', 'update', key.id, '--models', '', '--budget-tokens-day', '0', '--json', ...db]);
   assert.equal(updated.code, 0, updated.err);
@@ -87,7 +87,7 @@ test('key create with limits, key update changes only the limits named, wrong va
     expiresAt: '2030-01-31T00:00:00.000Z',
     models: null,
     rateLimit: 30,
-    budgets: { tokensDay: null, tokensMonth: 20000, requestsDay: 50, requestsMonth: 900 },
+    budgets: { tokensDay: null, tokensMonth: 20000, requestsDay: 50, requestsMonth: 900, costDay: null, costMonth: null },
   });
   const text = await gwctl(['admin', 'key', 'update', key.id, '--expires', '30d', ...db]);
   assert.equal(text.code, 0, text.err);
@@ -106,7 +106,7 @@ test('key create with limits, key update changes only the limits named, wrong va
 test('user set: models and budgets for all of a user\'s keys; only the limits named change', async () => {
   const set = await gwctl(['admin', 'user', 'set', 'alice', '--models', 'demo-chat', '--budget-tokens-month', '500000', '--json', ...db]);
   assert.equal(set.code, 0, set.err);
-  assert.deepEqual(JSON.parse(set.out).limits, { models: ['demo-chat'], budgets: { tokensDay: null, tokensMonth: 500000, requestsDay: null, requestsMonth: null } });
+  assert.deepEqual(JSON.parse(set.out).limits, { models: ['demo-chat'], budgets: { tokensDay: null, tokensMonth: 500000, requestsDay: null, requestsMonth: null, costDay: null, costMonth: null } });
   const again = await gwctl(['admin', 'user', 'set', 'alice', '--budget-requests-day', '100', ...db]);
   assert.equal(again.code, 0, again.err);
   assert.match(again.out, /alice \(all keys\): models demo-chat; 500000 tokens\/month; 100 requests\/day/);

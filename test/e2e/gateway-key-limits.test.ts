@@ -46,7 +46,7 @@ describe('key limits through the built gateway and the admin CLI', () => {
     assert.ok((await message()).content[0]);
     const openAiError = await failure(chat());
     assert.ok(openAiError instanceof OpenAI.RateLimitError);
-    assert.match(openAiError.message, /monthly budget of 2 requests\. This is a quota, not a rate limit/);
+    assert.match(openAiError.message, /monthly budget of 2 requests \(2 requests used; the budget-requests-month budget\)\. This is a quota, not a rate limit/);
     const messagesError = await failure(message());
     assert.ok(messagesError instanceof Anthropic.RateLimitError);
     assert.match(messagesError.message, /quota, not a rate limit/);

@@ -130,7 +130,7 @@ describe('usage charts', () => {
     assert.match(download.suggestedFilename(), /^usage-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d-by-day\.csv$/);
     const text = await readFile((await download.path())!, 'utf8');
     const lines = text.trimEnd().split('\r\n');
-    assert.equal(lines[0], 'bucket_start_utc,model,key_id,key,requests,input_tokens,output_tokens,errors');
+    assert.equal(lines[0], 'bucket_start_utc,model,key_id,key,requests,input_tokens,output_tokens,errors,cost,currency,unpriced_requests');
     const today = new Date().toISOString().slice(0, 10);
     const rows = lines.slice(1).map((l) => l.split(','));
     assert.deepEqual(rows.map((r) => [r[0], r[1], r[3], r[4], r[7]]).sort(), [

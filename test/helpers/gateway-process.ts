@@ -79,7 +79,7 @@ export class GatewayProcess {
     readonly home: string,
     readonly dataDir: string,
     private readonly env: NodeJS.ProcessEnv,
-    args: string[],
+    private readonly args: string[],
     serveEnv: Record<string, string>,
   ) {
     this.child = spawn(process.execPath, [BIN, 'serve', ...args], {
@@ -132,7 +132,24 @@ export class GatewayProcess {
     if (options.extraArgs) args.push(...options.extraArgs);
 
     const serveEnv: Record<string, string> = options.adminPassword !== undefined ? { GWCTL_ADMIN_PASSWORD: options.adminPassword } : {};
-    const gateway = new GatewayProcess(root, home, dataDir, env, args, serveEnv);
+    return GatewayProcess.ready(new GatewayProcess(root, home, dataDir, env, args, serveEnv));
+  }
+
+  /**
+   * Stops this gateway (SIGTERM: it drains and flushes) and starts `gwctl serve` again with the
+   * same flags, home and data: a restart as an operator makes one. Clean up the returned process
+   * (it owns the temp dirs from then on), not this one.
+   */
+  async restart(): Promise<GatewayProcess> {
+    const exit = await this.stop();
+    if (exit.code !== 0) throw new Error(`gwctl serve exited ${JSON.stringify(exit)} when stopped for a restart
+stderr:
+${this.stderr}`);
+    return GatewayProcess.ready(new GatewayProcess(this.root, this.home, this.dataDir, this.env, this.args, {}));
+  }
+
+  /** Waits for a started gateway to print its URLs (or fail), and reads them. */
+  private static async ready(gateway: GatewayProcess): Promise<GatewayProcess> {
     try {
       await Promise.race([
         waitFor(() => gateway.exitInfo !== undefined || /image API\s+http/.test(gateway.stdout), { timeoutMs: 30_000, what: 'gwctl serve to print its URLs' }),

@@ -7,6 +7,8 @@ import { buildImageApp, buildTextApp } from '../../server/app.ts';
 import { KeyAuthenticator } from '../../server/auth/key-authenticator.ts';
 import type { GatewayDeps, GatewaySettings } from '../../server/gateway-deps.ts';
 import { MemoryBudgetCounter } from '../../server/limits/budget-counter.ts';
+import { budgetUsageLoader } from '../../server/limits/budget-usage-loader.ts';
+import { SeededBudgetCounter } from '../../server/limits/seeded-budget-counter.ts';
 import { RateLimiter } from '../../server/limits/rate-limiter.ts';
 import { DemoProvider } from '../../server/providers/demo/demo-provider.ts';
 import type { ModelAlias } from '../../server/providers/model-aliases.ts';
@@ -14,6 +16,8 @@ import { ModelRouter } from '../../server/providers/model-router.ts';
 import type { Provider } from '../../server/providers/provider.ts';
 import { Store } from '../../server/store/store.ts';
 import { RequestLog } from '../../server/usage/request-log.ts';
+import { PriceBook } from '../../server/pricing/price-book.ts';
+import type { Price } from '../../server/pricing/price.ts';
 import { UsageMeter } from '../../server/usage/usage-meter.ts';
 
 export interface TestGateway {
@@ -40,6 +44,8 @@ export interface TestGatewayOptions {
   aliases?: ModelAlias[];
   /** Keep a request log (flushed by the test). */
   requestLog?: boolean;
+  /** The price table (as the providers file would give it). */
+  prices?: Price[];
 }
 
 export async function createTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -52,11 +58,13 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
     authenticator: new KeyAuthenticator(store.keys, store.users, { changedElsewhere: store.database.changedElsewhere }),
     router,
     rateLimiter: new RateLimiter(options.rateLimitRpm ?? 0, options.now),
-    budgets: new MemoryBudgetCounter(options.now),
+    // As a running gateway: counters seeded from the usage table (what a restart finds).
+    budgets: new SeededBudgetCounter(new MemoryBudgetCounter(options.now), budgetUsageLoader(store.usage), options.now),
     usage: new UsageMeter(store.usage),
     settings: { publicUrl: 'http://gw.test', publicImageUrl: 'http://img.gw.test', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, ...options.settings },
     now: options.now,
     ...(options.requestLog ? { requestLog: new RequestLog(store.requestLog) } : {}),
+    prices: new PriceBook(options.prices ?? [], () => store.prices.list()),
   };
   const text = buildTextApp(deps);
   const image = buildImageApp(deps);

@@ -11,7 +11,7 @@ describe('operator API parameters', () => {
   let token: string;
   let keyId: string;
   const get = (url: string) => gateway.text.inject({ url, headers: bearer(token) });
-  const send = (method: 'POST' | 'PATCH', url: string, payload: object) => gateway.text.inject({ method, url, headers: bearer(token), payload });
+  const send = (method: 'POST' | 'PATCH' | 'PUT', url: string, payload: object) => gateway.text.inject({ method, url, headers: bearer(token), payload });
 
   before(async () => {
     gateway = await createTestGateway();
@@ -64,6 +64,23 @@ describe('operator API parameters', () => {
     'GET /admin/api/v1/usage until': async () => {
       assert.deepEqual((await get('/admin/api/v1/usage?until=2000-01-01')).json().rows, []);
       assert.ok((await get('/admin/api/v1/usage?until=2999-01-01')).json().rows.length > 0);
+    },
+    'DELETE /admin/api/v1/prices model': async () => {
+      assert.equal((await send('PUT', '/admin/api/v1/prices', { model: 'gone-soon', currency: 'USD', input: 1, output: 2 })).statusCode, 200);
+      const res = await gateway.text.inject({ method: 'DELETE', url: '/admin/api/v1/prices?model=gone-soon', headers: bearer(token) });
+      assert.equal(res.statusCode, 200, res.payload);
+      assert.equal((await gateway.text.inject({ method: 'DELETE', url: '/admin/api/v1/prices?model=gone-soon', headers: bearer(token) })).statusCode, 404);
+      assert.equal((await gateway.text.inject({ method: 'DELETE', url: '/admin/api/v1/prices', headers: bearer(token) })).statusCode, 400, 'model is required');
+    },
+    'DELETE /admin/api/v1/prices provider': async () => {
+      const provider = gateway.deps.router.providers[0]!.name;
+      assert.equal((await send('PUT', '/admin/api/v1/prices', { model: 'narrowed', provider, currency: 'USD', input: 1, output: 2 })).statusCode, 200);
+      assert.equal((await gateway.text.inject({ method: 'DELETE', url: '/admin/api/v1/prices?model=narrowed', headers: bearer(token) })).statusCode, 404, 'without the provider it is another entry');
+      assert.equal((await gateway.text.inject({ method: 'DELETE', url: `/admin/api/v1/prices?model=narrowed&provider=${provider}`, headers: bearer(token) })).statusCode, 200);
+    },
+    'DELETE /admin/api/v1/prices from': async () => {
+      assert.equal((await send('PUT', '/admin/api/v1/prices', { model: 'dated', currency: 'USD', input: 1, output: 2, from: '2027-01-01' })).statusCode, 200);
+      assert.equal((await gateway.text.inject({ method: 'DELETE', url: '/admin/api/v1/prices?model=dated&from=2027-01-01', headers: bearer(token) })).statusCode, 200);
     },
     'GET /admin/api/v1/usage by': async () => {
       const hourly = (await get('/admin/api/v1/usage?by=hour&user=pia')).json().rows as Array<{ period: string; hour?: string }>;

@@ -108,9 +108,11 @@ describe('operator API', () => {
     const routes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     assert.deepEqual(routes.sort(), [
       'DELETE /admin/api/v1/keys/{id}',
+      'DELETE /admin/api/v1/prices',
       'DELETE /admin/api/v1/users/{name}',
       'GET /admin/api/v1/audit',
       'GET /admin/api/v1/keys',
+      'GET /admin/api/v1/prices',
       'GET /admin/api/v1/usage',
       'GET /admin/api/v1/users',
       'PATCH /admin/api/v1/keys/{id}',
@@ -120,6 +122,7 @@ describe('operator API', () => {
       'POST /admin/api/v1/users/{name}/disable',
       'POST /admin/api/v1/users/{name}/enable',
       'POST /admin/api/v1/users/{name}/password',
+      'PUT /admin/api/v1/prices',
     ]);
     const audit = await gateway.text.inject({ url: '/admin/api/v1/audit?action=key.delete', headers: { authorization: `Bearer ${token}` } });
     assert.equal(audit.statusCode, 200);

@@ -38,9 +38,9 @@ test('quota guard: refused at exactly the budget, with the seconds until the res
   const now = Date.parse('2026-03-31T23:59:00Z');
   const counter = new MemoryBudgetCounter(() => now);
   const holder = { subject: 'key:k1', label: 'This API key', budgets: { ...NO_BUDGETS, tokensMonth: 100 } };
-  await chargeBudgets(counter, [holder], 99, now);
+  await chargeBudgets(counter, [holder], { requests: 1, tokens: 99, cost: 0 }, now);
   await checkBudgets(counter, [holder], now);
-  await chargeBudgets(counter, [holder], 1, now);
+  await chargeBudgets(counter, [holder], { requests: 1, tokens: 1, cost: 0 }, now);
   await assert.rejects(checkBudgets(counter, [holder], now), (error: { status: number; code: string; options: { headers: Record<string, string> } }) => {
     assert.equal(error.status, 429);
     assert.equal(error.code, 'quota_exceeded');
@@ -49,7 +49,7 @@ test('quota guard: refused at exactly the budget, with the seconds until the res
   });
   await checkBudgets(counter, [holder], Date.parse('2026-04-01T00:00:00Z'));
   const free = { subject: 'key:k2', label: 'This API key', budgets: NO_BUDGETS };
-  await chargeBudgets(counter, [free], 1000, now);
+  await chargeBudgets(counter, [free], { requests: 1, tokens: 1000, cost: 0 }, now);
   assert.equal(counter.used('key:k2', 'tokens', periodOf('day', now)), 0);
 });
 
@@ -73,9 +73,9 @@ describe('Redis counters', () => {
     const [a, b] = clusters.map((cluster) => new RedisBudgetCounter(cluster));
     const now = Date.now();
     const holder = { subject: 'key:shared', label: 'This API key', budgets: { ...NO_BUDGETS, requestsDay: 2 } };
-    await chargeBudgets(a!, [holder], 10, now);
+    await chargeBudgets(a!, [holder], { requests: 1, tokens: 10, cost: 0 }, now);
     await checkBudgets(b!, [holder], now);
-    await chargeBudgets(b!, [holder], 10, now);
+    await chargeBudgets(b!, [holder], { requests: 1, tokens: 10, cost: 0 }, now);
     await assert.rejects(checkBudgets(a!, [holder], now), /daily budget of 2 requests/);
     const day = periodOf('day', now);
     assert.equal(await a!.used('key:shared', 'tokens', day), 20);
@@ -99,7 +99,7 @@ describe('Redis counters', () => {
     await redis.stop();
     redisStopped = true;
     await checkBudgets(counter, [holder], now);
-    await chargeBudgets(counter, [holder], 5, now);
+    await chargeBudgets(counter, [holder], { requests: 1, tokens: 5, cost: 0 }, now);
     assert.ok(counter.fallbacks > 0);
     await assert.rejects(checkBudgets(counter, [holder], now), /daily budget of 1 requests/, 'the local count still enforces the budget');
   });

@@ -44,7 +44,7 @@ test('migrations, keys, users and batched usage work on PostgreSQL', async (t) =
       meter.record({ userId: user.id, keyId: created.id, model: 'm', status: 503, inputTokens: 1, outputTokens: 0 });
       await meter.flush();
       const [row] = await store.usage.rows({ userId: user.id });
-      assert.deepEqual({ ...row, userId: undefined, keyId: undefined }, { hour: '2026-11-21T08:00Z', userId: undefined, keyId: undefined, model: 'm', requests: 4, inputTokens: 16, outputTokens: 21, errors: 2 });
+      assert.deepEqual({ ...row, userId: undefined, keyId: undefined }, { hour: '2026-11-21T08:00Z', userId: undefined, keyId: undefined, model: 'm', requests: 4, inputTokens: 16, outputTokens: 21, errors: 2, costMicros: 0, unpriced: 0, estimated: 0, providerRequests: 0 });
       assert.deepEqual((await store.usage.errorsByStatus({ userId: user.id })).map((e) => [e.status, e.count]), [[503, 2]]);
       assert.ok((await store.keys.listForUser(user.id))[0]!.lastUsedAt);
       assert.equal(await store.keys.deleteOwned('someone-else', created.id), false);

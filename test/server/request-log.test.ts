@@ -166,7 +166,7 @@ async function exerciseRepo(store: Store): Promise<void> {
   assert.equal(typeof seven.id, 'number');
   assert.deepEqual(
     { ...seven, id: undefined },
-    { id: undefined, at: T0 + 7_000, userId: 'u1', keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null, requestedModel: 'claude-opus-4-8', ...SUPPORT_FIELDS },
+    { id: undefined, at: T0 + 7_000, userId: 'u1', keyId: 'k2', model: 'demo-chat', status: 200, inputTokens: 10, outputTokens: 5, latencyMs: 12, sessionId: 'session-7', outcome: null, requestedModel: 'claude-opus-4-8', ...SUPPORT_FIELDS, costMicros: 0, costEstimated: false },
   );
   assert.deepEqual({ ...(await repo.findByRequestId('req_seven'))!, id: undefined }, { ...seven, id: undefined }, 'found by the gateway\'s request id');
   assert.equal((await repo.findByRequestId('msg_upstream_7'))?.requestId, 'req_seven', "and by the upstream's");
@@ -310,7 +310,7 @@ async function exerciseMigration(db: Kysely<any>, open: () => Promise<Store>, po
     assert.deepEqual(rows.map((r) => Number(r.id)), [1, 2, 3, 4], 'ids numbered in (at, id) order');
     assert.deepEqual(
       rows.map((r) => ({ ...r, id: undefined, at: Number(r.at), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens) })),
-      MIGRATED.map((r) => ({ ...r, id: undefined, at: Date.parse(r.at), requested_model: null, ...SUPPORT_COLUMNS_EMPTY })),
+      MIGRATED.map((r) => ({ ...r, id: undefined, at: Date.parse(r.at), requested_model: null, ...SUPPORT_COLUMNS_EMPTY, cost_micros: null, cost_estimated: null })),
       'every value kept, times as epoch ms',
     );
     const page = await store.requestLog.list({ userId: 'u1', limit: 10 });

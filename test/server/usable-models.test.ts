@@ -8,7 +8,7 @@ import { bearer, createTestGateway, type TestGateway } from '../helpers/test-app
 import { webLogin } from '../helpers/web-login.ts';
 
 test('checkUsableModels: no served model, or no overlap with the account, is refused; a partial overlap passes', () => {
-  const open = { models: null, budgets: { tokensDay: null, tokensMonth: null, requestsDay: null, requestsMonth: null } };
+  const open = { models: null, budgets: { tokensDay: null, tokensMonth: null, requestsDay: null, requestsMonth: null, costDay: null, costMonth: null } };
   assert.throws(() => checkUsableModels(['gpt-x'], open, ['demo']), /serves none of gpt-x.*Served models: demo/);
   assert.throws(() => checkUsableModels(['demo'], { ...open, models: ['other'] }), /none in common.*Choose among other/);
   assert.doesNotThrow(() => checkUsableModels(['demo', 'gpt-x'], { ...open, models: ['demo'] }, ['demo']));

@@ -19,8 +19,8 @@ test('aggregates per hour, user, key and model and writes nothing until a flush'
     await meter.flush();
     const rows = await gw.store.usage.rows();
     assert.deepEqual(rows, [
-      { hour: '2026-11-21T10:00Z', userId: 'u1', keyId: 'k1', model: 'm', requests: 3, inputTokens: 20, outputTokens: 10, errors: 1 },
-      { hour: '2026-11-21T10:00Z', userId: 'u1', keyId: 'k1', model: 'other', requests: 1, inputTokens: 10, outputTokens: 5, errors: 0 },
+      { hour: '2026-11-21T10:00Z', userId: 'u1', keyId: 'k1', model: 'm', requests: 3, inputTokens: 20, outputTokens: 10, errors: 1, costMicros: 0, unpriced: 0, estimated: 0, providerRequests: 0 },
+      { hour: '2026-11-21T10:00Z', userId: 'u1', keyId: 'k1', model: 'other', requests: 1, inputTokens: 10, outputTokens: 5, errors: 0, costMicros: 0, unpriced: 0, estimated: 0, providerRequests: 0 },
     ]);
     assert.deepEqual((await gw.store.usage.errorsByStatus()).map((e) => [e.status, e.count]), [[429, 1]]);
     meter.record({ ...base, status: 500 });

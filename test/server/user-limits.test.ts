@@ -53,7 +53,7 @@ describe('per-user limits', () => {
     await chat(b.key);
     const openAiError = await failure(chat(a.key));
     assert.ok(openAiError instanceof OpenAI.RateLimitError);
-    assert.match(openAiError.message, /account \(all its keys together\) has used its daily budget of 3 requests\. This is a quota, not a rate limit/);
+    assert.match(openAiError.message, /account \(all its keys together\) has used its daily budget of 3 requests \(3 requests used; the budget-requests-day budget\)\. This is a quota, not a rate limit/);
     const messagesError = await failure(message(b.key));
     assert.ok(messagesError instanceof Anthropic.RateLimitError);
     assert.match(messagesError.message, /quota, not a rate limit/);

@@ -4,6 +4,7 @@
 import type { Argv } from 'yargs';
 import type { KeyLimits, UserLimits } from '../../../server/limits/key-limits.ts';
 import type { LimitsFields } from '../../../server/limits/limits-input.ts';
+import { formatMicros } from '../../../server/pricing/money.ts';
 
 export interface LimitArgs {
   expires?: string;
@@ -13,6 +14,8 @@ export interface LimitArgs {
   budgetTokensMonth?: string;
   budgetRequestsDay?: string;
   budgetRequestsMonth?: string;
+  budgetCostDay?: string;
+  budgetCostMonth?: string;
 }
 
 export function withLimitOptions<T>(yargs: Argv<T>): Argv<T & LimitArgs> {
@@ -32,12 +35,14 @@ export function withUserLimitOptions<T>(yargs: Argv<T>, whose = "all of the user
     .option('budget-tokens-day', { type: 'string', describe: `Tokens per UTC day for ${whose} (429 once used up); 0 removes it` })
     .option('budget-tokens-month', { type: 'string', describe: 'Tokens per UTC month; 0 removes it' })
     .option('budget-requests-day', { type: 'string', describe: 'Requests per UTC day; 0 removes it' })
-    .option('budget-requests-month', { type: 'string', describe: 'Requests per UTC month; 0 removes it' }) as Argv<T & LimitArgs>;
+    .option('budget-requests-month', { type: 'string', describe: 'Requests per UTC month; 0 removes it' })
+    .option('budget-cost-day', { type: 'string', describe: "Money per UTC day in the price table's currency, e.g. 5 or 2.50; 0 removes it" })
+    .option('budget-cost-month', { type: 'string', describe: 'Money per UTC month; 0 removes it' }) as Argv<T & LimitArgs>;
 }
 
 export function limitFieldsOf(args: LimitArgs): LimitsFields {
-  const { expires, models, rateLimit, budgetTokensDay, budgetTokensMonth, budgetRequestsDay, budgetRequestsMonth } = args;
-  const fields: LimitsFields = { expires, models, rateLimit, budgetTokensDay, budgetTokensMonth, budgetRequestsDay, budgetRequestsMonth };
+  const { expires, models, rateLimit, budgetTokensDay, budgetTokensMonth, budgetRequestsDay, budgetRequestsMonth, budgetCostDay, budgetCostMonth } = args;
+  const fields: LimitsFields = { expires, models, rateLimit, budgetTokensDay, budgetTokensMonth, budgetRequestsDay, budgetRequestsMonth, budgetCostDay, budgetCostMonth };
   for (const name of Object.keys(fields) as Array<keyof LimitsFields>) if (fields[name] === undefined) delete fields[name];
   return fields;
 }
@@ -53,5 +58,7 @@ export function describeLimits(limits: KeyLimits | UserLimits): string {
   if (b.tokensMonth !== null) parts.push(`${b.tokensMonth} tokens/month`);
   if (b.requestsDay !== null) parts.push(`${b.requestsDay} requests/day`);
   if (b.requestsMonth !== null) parts.push(`${b.requestsMonth} requests/month`);
+  if (b.costDay !== null) parts.push(`${formatMicros(b.costDay)}/day`);
+  if (b.costMonth !== null) parts.push(`${formatMicros(b.costMonth)}/month`);
   return parts.length > 0 ? parts.join('; ') : 'no limits';
 }

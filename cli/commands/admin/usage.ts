@@ -1,13 +1,21 @@
-// gwctl admin usage [--user <name>] [--since <hours>] [--by key|session] [--json]: requests, tokens and
-// errors per user, key and model, or per client session (requests whose client named one).
+// gwctl admin usage [--user <name>] [--since <hours>] [--by key|session] [--json]: requests, tokens,
+// cost and errors per user, key and model, or per client session (requests whose client named one).
+// Cost is exact: `costMicros` in micro-units (1e-6) of `currency`; null when a request had no price.
 import type { CommandModule } from 'yargs';
 import type { SessionUsageRow } from '../../../server/store/usage-repo.ts';
 import { hourBucket } from '../../../server/usage/usage-meter.ts';
 import { CliError, EXIT, type CliContext } from '../../cli-context.ts';
 import { formatTable, toJson } from '../../output/format-table.ts';
 import { withStore, withStoreOptions, type StoreArgs } from './store-options.ts';
+import { tableCurrency } from './table-currency.ts';
+import { costView, type CostView } from '../../../server/usage/cost-view.ts';
+import { formatMicros } from '../../../server/pricing/money.ts';
+
+/** "0.046350 USD", or "unknown (3 unpriced)" when a request had no price. */
+const costText = (r: CostView) => (r.costMicros === null ? `unknown (${r.unpricedRequests} unpriced)` : `${formatMicros(r.costMicros)}${r.currency ? ` ${r.currency}` : ''}`);
 
 interface Args extends StoreArgs {
+  config?: string;
   user?: string;
   since: number;
   by: 'key' | 'session';
@@ -24,6 +32,9 @@ interface KeyTotal {
   errors: Record<string, number>;
   /** Requests that ended early (client_aborted, upstream_cut, shutdown_cut), billed up to where they ended. */
   outcomes: Record<string, number>;
+  costMicros: number;
+  unpriced: number;
+  estimated: number;
 }
 
 interface SessionTotal {
@@ -37,6 +48,8 @@ interface SessionTotal {
   inputTokens: number;
   outputTokens: number;
   errors: number;
+  costMicros: number;
+  unpriced: number;
 }
 
 /** Sums hourly session rows into one row per session, user, key and model (rows come ordered by hour). */
@@ -44,7 +57,9 @@ function sessionTotals(rows: SessionUsageRow[], users: Map<string, string>): Ses
   const totals = new Map<string, SessionTotal>();
   for (const row of rows) {
     const id = `${row.sessionId}\u0000${row.userId}\u0000${row.keyId}\u0000${row.model}`;
-    const total = totals.get(id) ?? { sessionId: row.sessionId, user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, firstHour: row.hour, lastHour: row.hour, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0 };
+    const total = totals.get(id) ?? { sessionId: row.sessionId, user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, firstHour: row.hour, lastHour: row.hour, requests: 0, inputTokens: 0, outputTokens: 0, errors: 0, costMicros: 0, unpriced: 0 };
+    total.costMicros += row.costMicros ?? 0;
+    total.unpriced += row.unpriced ?? 0;
     total.lastHour = row.hour;
     total.requests += row.requests;
     total.inputTokens += row.inputTokens;
@@ -62,6 +77,7 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
     builder: (y) =>
       withStoreOptions(y)
         .option('user', { type: 'string', describe: 'Only this user' })
+        .option('config', { type: 'string', describe: "Providers file, for its prices' currency when none are set in the database [env GWCTL_CONFIG]" })
         .option('since', { type: 'number', default: 24 * 30, describe: 'Hours to look back' })
         .option('by', { choices: ['key', 'session'] as const, default: 'key' as const, describe: 'Group per user, key and model, or per client session' })
         .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document' }) as never,
@@ -75,15 +91,22 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
           userId = (await store.users.findByName(args.user))?.id;
           if (!userId) throw new CliError(`No user named "${args.user}".`, 'Check `gwctl admin user list`.');
         }
-        if (args.by === 'session') return { sinceHour, by: args.by, rows: sessionTotals(await store.usage.sessionRows({ userId, sinceHour }), users) };
+        if (args.by === 'session') {
+          const currency = await tableCurrency(store, ctx.env, args.config);
+          const sessions = sessionTotals(await store.usage.sessionRows({ userId, sinceHour }), users);
+          return { sinceHour, by: args.by, rows: sessions.map(({ costMicros, unpriced, ...total }) => ({ ...total, ...costView({ costMicros, unpriced }, currency) })) };
+        }
         const rows = await store.usage.rows({ userId, sinceHour });
         const errors = await store.usage.errorsByStatus({ userId, sinceHour });
         const outcomes = await store.usage.outcomes({ userId, sinceHour });
         const totals = new Map<string, KeyTotal>();
         for (const row of rows) {
           const id = `${row.userId}\u0000${row.keyId}\u0000${row.model}`;
-          const total = totals.get(id) ?? { user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: {}, outcomes: {} };
+          const total = totals.get(id) ?? { user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: {}, outcomes: {}, costMicros: 0, unpriced: 0, estimated: 0 };
           total.requests += row.requests;
+          total.costMicros += row.costMicros;
+          total.unpriced += row.unpriced;
+          total.estimated += row.estimated;
           total.inputTokens += row.inputTokens;
           total.outputTokens += row.outputTokens;
           totals.set(id, total);
@@ -96,19 +119,24 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
           const total = totals.get(`${o.userId}\u0000${o.keyId}\u0000${o.model}`);
           if (total) total.outcomes[o.outcome] = (total.outcomes[o.outcome] ?? 0) + o.count;
         }
-        return { sinceHour, by: args.by, rows: [...totals.values()] };
+        const currency = await tableCurrency(store, ctx.env, args.config);
+        return {
+          sinceHour,
+          by: args.by,
+          rows: [...totals.values()].map(({ costMicros, unpriced, estimated, ...total }) => ({ ...total, ...costView({ costMicros, unpriced }, currency), estimatedRequests: estimated })),
+        };
       });
       if (args.json) {
         ctx.stdout(toJson(report));
       } else if (report.by === 'session') {
         ctx.stdout(`Usage per client session since ${report.sinceHour}\n`);
-        const rows = report.rows as SessionTotal[];
+        const rows = report.rows as Array<Omit<SessionTotal, 'costMicros' | 'unpriced'> & CostView>;
         ctx.stdout(
           rows.length === 0
             ? 'No request named a client session in this period (clients such as Claude Code send one in x-claude-code-session-id).\n'
             : formatTable(
-                ['SESSION', 'USER', 'KEY', 'MODEL', 'FIRST HOUR', 'LAST HOUR', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'ERRORS'],
-                rows.map((r) => [r.sessionId, r.user, r.keyId || '(web)', r.model, r.firstHour, r.lastHour, r.requests, r.inputTokens, r.outputTokens, r.errors]),
+                ['SESSION', 'USER', 'KEY', 'MODEL', 'FIRST HOUR', 'LAST HOUR', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'COST', 'ERRORS'],
+                rows.map((r) => [r.sessionId, r.user, r.keyId || '(web)', r.model, r.firstHour, r.lastHour, r.requests, r.inputTokens, r.outputTokens, costText(r), r.errors]),
               ),
         );
       } else {
@@ -116,8 +144,8 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         const errorsText = (e: Record<string, number>) => Object.entries(e).map(([s, c]) => `${s}×${c}`).join(' ') || '-';
         ctx.stdout(
           formatTable(
-            ['USER', 'KEY', 'MODEL', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'ERRORS', 'ENDED EARLY'],
-            (report.rows as KeyTotal[]).map((r) => [r.user, r.keyId || '(web)', r.model, r.requests, r.inputTokens, r.outputTokens, errorsText(r.errors), errorsText(r.outcomes)]),
+            ['USER', 'KEY', 'MODEL', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'COST', 'ERRORS', 'ENDED EARLY'],
+            (report.rows as Array<Omit<KeyTotal, 'costMicros' | 'unpriced' | 'estimated'> & CostView>).map((r) => [r.user, r.keyId || '(web)', r.model, r.requests, r.inputTokens, r.outputTokens, costText(r), errorsText(r.errors), errorsText(r.outcomes)]),
           ),
         );
       }

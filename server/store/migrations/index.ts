@@ -14,6 +14,7 @@ import * as conversationSettings from './0011-conversation-settings.ts';
 import * as requestLogCompact from './0012-request-log-compact.ts';
 import * as requestLogRequestedModel from './0013-request-log-requested-model.ts';
 import * as requestLogSupport from './0014-request-log-support.ts';
+import * as pricesAndCost from './0016-prices-and-cost.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012-request-log-compact': requestLogCompact,
   '0013-request-log-requested-model': requestLogRequestedModel,
   '0014-request-log-support': requestLogSupport,
+  '0016-prices-and-cost': pricesAndCost,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -12,6 +12,7 @@ import { readBody } from '../../relay/read-body.ts';
 import { titleFromMessage } from '../../store/conversation-title.ts';
 import type { ChatMessage, ConversationDetail } from '../../store/conversations-repo.ts';
 import { StreamUsage } from '../../usage/usage-extractor.ts';
+import { costOf } from '../../usage/request-cost-of.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { checkMessage, checkSystemPrompt, InputError } from './conversation-input.ts';
 import { NOT_YOURS } from './conversations-api.ts';
@@ -162,7 +163,10 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
         const turnUsage = counted ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } } : {};
         await deps.store.conversations.append(conversation.id, { role: 'assistant', content: answer, stopped, ...turnUsage }, model);
       }
-      deps.usage.record({ userId: user.id, keyId: '', model, status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+      // The web apps' usage is priced like an API key's (they spend the same provider's tokens).
+      const billed = status < 400 || stopped;
+      const cost = costOf(deps.prices, { model, provider: route.provider.name, classes: usage.usageClasses, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, estimated: false, billed, at: Date.now() });
+      deps.usage.record({ userId: user.id, keyId: '', model, status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costMicros: cost.costMicros, reachedProvider: true });
       send('done', { stopped, usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } });
       out.end();
       return reply as FastifyReply;

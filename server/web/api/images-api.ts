@@ -5,6 +5,7 @@ import type { GatewayDeps } from '../../gateway-deps.ts';
 import { UpstreamError } from '../../providers/provider.ts';
 import { readBody } from '../../relay/read-body.ts';
 import { usageFromJson } from '../../usage/usage-extractor.ts';
+import { costOf } from '../../usage/request-cost-of.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { historyItem, registerImageHistoryApi } from './image-history-api.ts';
 import { RequestAbort } from '../../relay/request-abort.ts';
@@ -82,7 +83,9 @@ export function registerImagesApi(app: FastifyInstance, deps: GatewayDeps): void
         status = error instanceof UpstreamError ? (error.failure === 'timeout' ? 504 : 502) : 502;
         return reply.code(status).send({ error: { message: 'The image provider failed. Try again in a moment.' } });
       } finally {
-        deps.usage.record({ userId: user.id, keyId: '', model: route.model.id, status, ...tokens });
+        const images = typeof request.body.n === 'number' && request.body.n > 0 ? request.body.n : 1;
+        const cost = costOf(deps.prices, { model: route.model.id, provider: route.provider.name, inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens, estimated: false, billed: status < 400, images, imageSize: request.body.size, at: Date.now() });
+        deps.usage.record({ userId: user.id, keyId: '', model: route.model.id, status, ...tokens, costMicros: cost.costMicros, reachedProvider: true });
       }
     },
   );

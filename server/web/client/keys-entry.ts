@@ -20,7 +20,7 @@ interface CreatedKey {
   limits: KeyLimits;
 }
 
-const LIMIT_FIELDS = ['expires', 'models', 'rateLimit', 'budgetTokensDay', 'budgetTokensMonth', 'budgetRequestsDay', 'budgetRequestsMonth'];
+const LIMIT_FIELDS = ['expires', 'models', 'rateLimit', 'budgetTokensDay', 'budgetTokensMonth', 'budgetRequestsDay', 'budgetRequestsMonth', 'budgetCostDay', 'budgetCostMonth'];
 const NUMBER_FIELDS = new Set(LIMIT_FIELDS.slice(2));
 
 function wireCopyButtons(root: ParentNode = document): void {

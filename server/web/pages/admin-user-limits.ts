@@ -10,7 +10,7 @@ import { layout } from '../layout.ts';
 import { checkCsrf } from '../session/web-session.ts';
 import { limitsFields } from './key-limits-view.ts';
 
-const USER_LIMIT_FIELDS = ['models', 'budgetTokensDay', 'budgetTokensMonth', 'budgetRequestsDay', 'budgetRequestsMonth'] as const;
+const USER_LIMIT_FIELDS = ['models', 'budgetTokensDay', 'budgetTokensMonth', 'budgetRequestsDay', 'budgetRequestsMonth', 'budgetCostDay', 'budgetCostMonth'] as const;
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 

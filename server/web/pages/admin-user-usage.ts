@@ -8,6 +8,7 @@ import { layout } from '../layout.ts';
 import { parsePeriod, PeriodError, type UsagePeriod, type UsageQueryString } from '../usage-period.ts';
 import { keyNamer, summarize } from '../usage-summary.ts';
 import { charts, totalsTable } from './usage.ts';
+import { costText } from '../cost-text.ts';
 
 const PRESETS: Array<[string, string]> = [
   ['24h', '24 hours'],
@@ -48,9 +49,9 @@ export function registerAdminUserUsage(app: FastifyInstance, deps: GatewayDeps, 
         <nav class="chips" aria-label="Period">${PRESETS.map(([name, label]) => html`<a class="chip" href="${link({ period: name, group: period.group })}" ${period.name === name ? html`aria-current="true"` : ''}>${label}</a>`)}</nav>
         <nav class="chips" aria-label="Group by">${(['model', 'key'] as const).map((g) => html`<a class="chip" href="${link({ period: period.name === 'custom' ? '30d' : period.name, group: g })}" ${period.group === g ? html`aria-current="true"` : ''}>by ${g}</a>`)}</nav>
       </section>
-      ${charts(period, rows, keyName)}
-      <section class="card"><h2>Per model</h2>${totalsTable('Model', [...summary.perModel.entries()])}
-        <p class="muted">${formatCount(summary.total.requests)} requests in this period.</p></section>`;
+      ${charts(period, rows, keyName, deps.prices?.currency)}
+      <section class="card"><h2>Per model</h2>${totalsTable('Model', [...summary.perModel.entries()], deps.prices?.currency)}
+        <p class="muted">${formatCount(summary.total.requests)} requests in this period, costing ${costText(summary.total, deps.prices?.currency)}.</p></section>`;
     return send(200, `Usage of ${user.username}`, body);
   });
 }

@@ -11,6 +11,8 @@ import { layout } from '../layout.ts';
 import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { summarize } from '../usage-summary.ts';
 import { totalsTable } from './usage.ts';
+import { costText } from '../cost-text.ts';
+import { unpricedNotice } from './unpriced-notice.ts';
 import { userTarget, webActor } from '../../audit/audit-targets.ts';
 import { auditSection } from './audit-section.ts';
 import { standings } from '../../limits/quota-guard.ts';
@@ -80,8 +82,8 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
           )}</tbody>
         </table></div>
       </section>
-      <section class="card"><h2>Usage this month, per user</h2>${totalsTable('User', [...summary.perUser.entries()].map(([id, t]) => [names.get(id) ?? `deleted user ${id}`, t]))}
-        <p class="muted">${formatCount(summary.total.requests)} requests in all.</p></section>
+      <section class="card"><h2>Usage this month, per user</h2>${unpricedNotice(deps.prices?.unpricedModels() ?? [])}${totalsTable('User', [...summary.perUser.entries()].map(([id, t]) => [names.get(id) ?? `deleted user ${id}`, t]), deps.prices?.currency)}
+        <p class="muted">${formatCount(summary.total.requests)} requests in all, costing <span id="month-cost">${costText(summary.total, deps.prices?.currency)}</span>.</p></section>
       ${auditSection(await deps.store.audit.list({ limit: 50 }))}`;
     return reply.type('text/html; charset=utf-8').send(layout({ title: 'Users', active: 'admin', user: request.webUser, csrfToken: csrf, body, styles: ['/assets/keys.css'] }));
   }

@@ -5,7 +5,8 @@ import { hasAnyBudget } from '../../limits/key-limits.ts';
 import { standings, type BudgetStanding } from '../../limits/quota-guard.ts';
 import type { ApiKeyRecord } from '../../store/keys-repo.ts';
 import type { User } from '../../store/users-repo.ts';
-import { formatCount, shortTime } from '../format.ts';
+import { shortTime } from '../format.ts';
+import { budgetAmount } from '../budget-amount.ts';
 import { html } from '../html.ts';
 import { clipped } from '../table-cells.ts';
 
@@ -14,6 +15,8 @@ const PERIOD_TEXT: Record<BudgetStanding['name'], string> = {
   tokensMonth: 'Tokens this month',
   requestsDay: 'Requests today',
   requestsMonth: 'Requests this month',
+  costDay: 'Cost today',
+  costMonth: 'Cost this month',
 };
 
 export async function budgetsSection(deps: GatewayDeps, keys: ApiKeyRecord[], user?: Pick<User, 'id' | 'limits'>) {
@@ -32,7 +35,7 @@ export async function budgetsSection(deps: GatewayDeps, keys: ApiKeyRecord[], us
       <thead><tr><th>Key</th><th>Budget</th><th class="num">Used</th><th class="num">Left</th><th class="num">Limit</th><th>Resets</th></tr></thead>
       <tbody>${rows.map(
         ({ key, standing: s }) =>
-          html`<tr><td>${key ? html`${clipped(key.name ?? '(no name)')} <code>${key.hint}</code>` : 'Your account (all keys)'}</td><td>${PERIOD_TEXT[s.name]}</td><td class="num">${formatCount(s.used)}</td><td class="num">${formatCount(s.remaining)}</td><td class="num">${formatCount(s.limit)}</td><td>${shortTime(s.resetsAt)}</td></tr>`,
+          html`<tr><td>${key ? html`${clipped(key.name ?? '(no name)')} <code>${key.hint}</code>` : 'Your account (all keys)'}</td><td>${PERIOD_TEXT[s.name]}</td><td class="num">${budgetAmount(s.unit, s.used)}</td><td class="num">${budgetAmount(s.unit, s.remaining)}</td><td class="num">${budgetAmount(s.unit, s.limit)}</td><td>${shortTime(s.resetsAt)}</td></tr>`,
       )}</tbody>
     </table></div></section>`;
 }

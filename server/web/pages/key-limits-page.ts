@@ -13,7 +13,7 @@ import { checkCsrf, requirePage } from '../session/web-session.ts';
 import { limitsFields } from './key-limits-view.ts';
 import { notFoundPage } from './keys.ts';
 
-const LIMIT_FIELDS = ['expires', 'models', 'rateLimit', 'budgetTokensDay', 'budgetTokensMonth', 'budgetRequestsDay', 'budgetRequestsMonth'] as const;
+const LIMIT_FIELDS = ['expires', 'models', 'rateLimit', 'budgetTokensDay', 'budgetTokensMonth', 'budgetRequestsDay', 'budgetRequestsMonth', 'budgetCostDay', 'budgetCostMonth'] as const;
 
 export function registerKeyLimitsPage(app: FastifyInstance, deps: GatewayDeps): void {
   const onRequest = requirePage(deps);

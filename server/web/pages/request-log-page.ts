@@ -1,5 +1,5 @@
 // /usage/requests: the owner's request log (requests made with their keys: time, key, model, status,
-// tokens, latency, client session; never any content), filtered by key, model, status class and
+// tokens, cost, latency, client session; never any content), filtered by key, model, status class and
 // period, paged newest first by position (time, id) rather than by offset. Works without JavaScript.
 // The position is `before=<epoch ms>~<id>`; one in the format of before migration 0012
 // (`<ISO time>~req_…`) or anything else this page did not make answers 400: start again from the newest.
@@ -9,6 +9,7 @@ import type { RequestLogRecord, StatusClass } from '../../store/request-log-repo
 import { REQUEST_LOG_RETENTION_DAYS } from '../../usage/request-log.ts';
 import { OUTCOME_LABELS, type UsageOutcome } from '../../usage/usage-outcome.ts';
 import { formatCount } from '../format.ts';
+import { entryCost } from '../entry-cost.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { clipped } from '../table-cells.ts';
 import { formatTime } from '../../../core/format-time.ts';
@@ -110,7 +111,7 @@ export function registerRequestLogPage(app: FastifyInstance, deps: GatewayDeps):
         ${entries.length === 0
           ? html`<p class="muted" id="no-entries">${f.before ? 'No older entries.' : 'No requests match these filters.'}</p>`
           : html`<div class="table-wrap"><table id="request-log">
-              <thead><tr><th>Time</th><th>Key</th><th>Model</th><th>Status</th><th class="num">Tokens in</th><th class="num">Tokens out</th><th class="num">Time taken</th><th>Client session</th></tr></thead>
+              <thead><tr><th>Time</th><th>Key</th><th>Model</th><th>Status</th><th class="num">Tokens in</th><th class="num">Tokens out</th><th class="num">Cost</th><th class="num">Time taken</th><th>Client session</th></tr></thead>
               <tbody>${entries.map((r) => {
                 const at = new Date(r.at).toISOString();
                 return html`<tr>
@@ -120,6 +121,7 @@ export function registerRequestLogPage(app: FastifyInstance, deps: GatewayDeps):
                 <td>${statusCell(r)}</td>
                 <td class="num">${formatCount(r.inputTokens)}</td>
                 <td class="num">${formatCount(r.outputTokens)}</td>
+                <td class="num">${entryCost(r, deps.prices?.currency)}</td>
                 <td class="num">${formatCount(r.latencyMs)} ms</td>
                 <td>${r.sessionId ? clipped(r.sessionId, html`<code>${r.sessionId}</code>`) : html`<span class="muted">none</span>`}</td>
               </tr>`;

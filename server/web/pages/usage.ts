@@ -9,6 +9,8 @@ import type { GatewayDeps } from '../../gateway-deps.ts';
 import type { UsageRow } from '../../store/usage-repo.ts';
 import { OUTCOME_LABELS, type UsageOutcome } from '../../usage/usage-outcome.ts';
 import { formatCount } from '../format.ts';
+import { costText } from '../cost-text.ts';
+import { formatMicros } from '../../pricing/money.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
 import { requirePage } from '../session/web-session.ts';
@@ -29,12 +31,12 @@ const PRESETS: Array<[UsagePeriod['name'], string]> = [
   ['90d', '90 days'],
 ];
 
-export function totalsTable(label: string, rows: Array<[string, Totals]>) {
+export function totalsTable(label: string, rows: Array<[string, Totals]>, currency?: string) {
   if (rows.length === 0) return html`<p class="muted">No usage in this period.</p>`;
   return html`<div class="table-wrap"><table>
-    <thead><tr><th>${label}</th><th class="num">Requests</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Errors</th></tr></thead>
+    <thead><tr><th>${label}</th><th class="num">Requests</th><th class="num">Input tokens</th><th class="num">Output tokens</th><th class="num">Cost</th><th class="num">Errors</th></tr></thead>
     <tbody>${rows.map(
-      ([name, t]) => html`<tr><td>${clipped(name)}</td><td class="num">${formatCount(t.requests)}</td><td class="num">${formatCount(t.inputTokens)}</td><td class="num">${formatCount(t.outputTokens)}</td><td class="num">${formatCount(t.errors)}</td></tr>`,
+      ([name, t]) => html`<tr><td>${clipped(name)}</td><td class="num">${formatCount(t.requests)}</td><td class="num">${formatCount(t.inputTokens)}</td><td class="num">${formatCount(t.outputTokens)}</td><td class="num">${costText(t, currency)}</td><td class="num">${formatCount(t.errors)}</td></tr>`,
     )}</tbody>
   </table></div>`;
 }
@@ -78,7 +80,7 @@ async function periodRows(deps: GatewayDeps, userId: string, period: UsagePeriod
   return inPeriod(await deps.store.usage.rows({ userId, sinceHour: period.sinceHour }), period);
 }
 
-export function charts(period: UsagePeriod, rows: UsageRow[], keyName: (id: string) => string): SafeHtml {
+export function charts(period: UsagePeriod, rows: UsageRow[], keyName: (id: string) => string, currency?: string): SafeHtml {
   const series = stackedSeries(
     rows,
     period.buckets,
@@ -88,12 +90,13 @@ export function charts(period: UsagePeriod, rows: UsageRow[], keyName: (id: stri
   );
   const buckets = period.buckets.map((id) => chartBucket(period, id));
   const bucketHeading = period.bucket === 'hour' ? 'Hour' : 'Day';
-  const chart = (id: string, title: string, unit: string, pick: (s: (typeof series)[number]) => number[]) =>
-    stackedChart({ id, title, unit, buckets, bucketHeading, series: series.map((s) => ({ name: s.name, values: pick(s) })) });
+  const chart = (id: string, title: string, unit: string, pick: (s: (typeof series)[number]) => number[], format?: (n: number) => string) =>
+    stackedChart({ id, title, unit, buckets, bucketHeading, series: series.map((s) => ({ name: s.name, values: pick(s) })), format });
   return html`<section class="card usage-charts" aria-label="Charts">
     ${chart('chart-requests', 'Requests', 'requests', (s) => s.requests)}
     ${chart('chart-tokens', 'Tokens (input + output)', 'tokens', (s) => s.tokens)}
     ${chart('chart-errors', 'Errors', 'errors', (s) => s.errors)}
+    ${chart('chart-cost', `Cost (${currency ?? 'no prices set'}; priced requests)`, currency ?? 'cost', (s) => s.cost, formatMicros)}
   </section>`;
 }
 
@@ -122,19 +125,20 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
     const sessions = perSession(inPeriod(await deps.store.usage.sessionRows({ userId: user.id, sinceHour: period.sinceHour }), period), SESSIONS_SHOWN);
     const keyRecords = await deps.store.keys.listForUser(user.id);
     const keyName = keyNamer(keyRecords);
+    const currency = deps.prices?.currency;
     const body = html`
       <div class="page-head">
         <h1>Your usage</h1>
-        <p class="muted" id="period-summary">${period.description}. ${counted(summary.total.requests, 'request')}, ${counted(summary.total.inputTokens + summary.total.outputTokens, 'token')}, ${counted(summary.total.errors, 'error')}.</p>
+        <p class="muted" id="period-summary">${period.description}. ${counted(summary.total.requests, 'request')}, ${counted(summary.total.inputTokens + summary.total.outputTokens, 'token')}, ${counted(summary.total.errors, 'error')}. Cost <span id="period-cost">${costText(summary.total, currency)}</span>.</p>
         <p><a class="button small" id="csv-link" href="/usage.csv?${periodQuery(period)}" download>Download CSV</a> <a class="button small" href="/usage/requests">Request log</a></p>
       </div>
       ${controls(period, request.query)}
       ${endedEarly.size === 0 ? '' : html`<p class="muted">Ended early, counted with the tokens used until then: ${[...endedEarly].map(([outcome, count]) => `${formatCount(count)} × ${OUTCOME_LABELS[outcome] ?? outcome}`).join('; ')}.</p>`}
       ${await budgetsSection(deps, keyRecords, user)}
-      ${charts(period, rows, keyName)}
-      <section class="card"><h2>Per key</h2>${totalsTable('Key', [...summary.perKey.entries()].map(([id, t]) => [keyName(id), t]))}</section>
-      <section class="card"><h2>Per model</h2>${totalsTable('Model', [...summary.perModel.entries()].map(([model, t]) => [modelName(model), t]))}</section>
-      <section class="card"><h2>Per client session</h2><p class="muted">Sessions named by the client (e.g. a coding agent), most recent first; only the id is kept.</p>${totalsTable('Session · key', sessions.map((s) => [`${s.sessionId} · ${keyName(s.keyId)}`, s.totals]))}</section>`;
+      ${charts(period, rows, keyName, currency)}
+      <section class="card"><h2>Per key</h2>${totalsTable('Key', [...summary.perKey.entries()].map(([id, t]) => [keyName(id), t]), currency)}</section>
+      <section class="card"><h2>Per model</h2>${totalsTable('Model', [...summary.perModel.entries()].map(([model, t]) => [modelName(model), t]), currency)}</section>
+      <section class="card"><h2>Per client session</h2><p class="muted">Sessions named by the client (e.g. a coding agent), most recent first; only the id is kept.</p>${totalsTable('Session · key', sessions.map((s) => [`${s.sessionId} · ${keyName(s.keyId)}`, s.totals]), currency)}</section>`;
     return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(body));
   });
 
@@ -154,7 +158,7 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="usage-${period.from}-to-${period.to}-by-${period.bucket}.csv"`)
       .type('text/csv; charset=utf-8')
-      .send(usageCsv(rows, period.buckets, (hour) => bucketOf(period, hour), start, keyName));
+      .send(usageCsv(rows, period.buckets, (hour) => bucketOf(period, hour), start, keyName, deps.prices?.currency));
   });
 
   registerRequestLogPage(app, deps);

@@ -11,6 +11,7 @@ const base: RequestLogRecord = {
   id: 1, at: Date.UTC(2026, 10, 27, 8), userId: 'u1', keyId: 'k1', model: 'demo-chat', status: 200, inputTokens: 1, outputTokens: 1, latencyMs: 5,
   sessionId: null, outcome: null, requestedModel: null, requestId: 'req_x', method: 'POST', path: '/v1/chat/completions', protocol: 'openai',
   errorCode: null, errorMessage: null, keyHint: null, keyFingerprint: null, provider: null, upstreamStatus: null, upstreamRequestId: null, attempts: null,
+  costMicros: 0, costEstimated: false,
 };
 const entry = (over: Partial<RequestLogRecord>): RequestLogRecord => ({ ...base, ...over });
 

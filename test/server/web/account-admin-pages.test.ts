@@ -114,7 +114,7 @@ describe('account page and /admin account actions', () => {
     // Owner names with a hyphen: a search for them cannot match a base62 key id by chance.
     const g1 = await gateway.userWithKey('gus-owner');
     const h1 = await gateway.userWithKey('hal-owner');
-    const expired = await gateway.store.keys.create(h1.userId, 'old-ci', { expiresAt: '2020-01-01T00:00:00.000Z', models: null, rateLimit: null, budgets: { tokensDay: null, tokensMonth: null, requestsDay: null, requestsMonth: null } });
+    const expired = await gateway.store.keys.create(h1.userId, 'old-ci', { expiresAt: '2020-01-01T00:00:00.000Z', models: null, rateLimit: null, budgets: { tokensDay: null, tokensMonth: null, requestsDay: null, requestsMonth: null, costDay: null, costMonth: null } });
     const admin = await webLogin(gateway.text, 'ops-b');
     const all = await gateway.text.inject({ url: '/admin/keys', headers: { cookie: admin.cookie } });
     assert.equal(all.statusCode, 200);

@@ -160,9 +160,9 @@ describe('pages', () => {
     assert.equal(res.headers['content-disposition'], 'attachment; filename="usage-2024-10-01-to-2024-10-07-by-day.csv"');
     const lines = res.payload.trimEnd().split('\r\n');
     assert.deepEqual(lines, [
-      'bucket_start_utc,model,key_id,key,requests,input_tokens,output_tokens,errors',
-      `2024-10-05T00:00:00Z,'-model,${laptop.id},"'=cmd|""/c calc""!A1, laptop ${(await gw.store.keys.findById(laptop.id))!.hint}",1,1,1,0`,
-      `2024-10-05T00:00:00Z,demo-chat,${alice.keyId},alice-key ${(await gw.store.keys.findById(alice.keyId))!.hint},5,50,25,1`,
+      'bucket_start_utc,model,key_id,key,requests,input_tokens,output_tokens,errors,cost,currency,unpriced_requests',
+      `2024-10-05T00:00:00Z,'-model,${laptop.id},"'=cmd|""/c calc""!A1, laptop ${(await gw.store.keys.findById(laptop.id))!.hint}",1,1,1,0,0.00,,0`,
+      `2024-10-05T00:00:00Z,demo-chat,${alice.keyId},alice-key ${(await gw.store.keys.findById(alice.keyId))!.hint},5,50,25,1,0.00,,0`,
     ]);
     const hourly = (await get('/usage.csv?from=2024-10-05&to=2024-10-05')).payload.trimEnd().split('\r\n');
     assert.equal(hourly.length, 4);
