@@ -9,7 +9,8 @@ import { renderExplain } from '../output/render-explain.ts';
 import { settingsOptions } from './config/settings-options.ts';
 
 interface Args {
-  status: number;
+  /** As typed: yargs would turn a word into NaN before it could be named in the error. */
+  status: string;
   json: boolean;
 }
 
@@ -22,11 +23,12 @@ export function explainCommand(ctx: CliContext): CommandModule<object, Args> {
     builder: (y) =>
       settingsOptions
         .add(y, ['baseUrl', 'proxyUrl', 'client.profile', 'client.tokenVar', 'client.baseUrlVar'])
-        .positional('status', { type: 'number', describe: `HTTP status seen by a client (${KNOWN.join(', ')})` })
+        .positional('status', { type: 'string', describe: `HTTP status seen by a client (${KNOWN.join(', ')})` })
         .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"status","rows":[…]}' })
         .check((raw) => {
-          const a = raw as unknown as Args;
-          return Number.isInteger(a.status) && a.status >= 100 && a.status <= 599 ? true : `<status> must be an HTTP status from 100 to 599, got ${raw.status}.`;
+          const typed = String((raw as unknown as Args).status);
+          const status = /^\d{3}$/.test(typed) ? Number(typed) : NaN;
+          return status >= 100 && status <= 599 ? true : `<status> must be an HTTP status from 100 to 599 (e.g. 401), got "${typed}".`;
         }) as never,
     handler: (args) => {
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
@@ -37,20 +39,21 @@ export function explainCommand(ctx: CliContext): CommandModule<object, Args> {
         token_var: settings['client.tokenVar'].value as string,
         base_var: settings['client.baseUrlVar'].value as string,
       };
-      const rows = statusRows.forStatus(args.status, vars);
+      const status = Number(args.status);
+      const rows = statusRows.forStatus(status, vars);
       if (rows.length === 0 && args.json) {
-        ctx.stdout(toJson({ schemaVersion: 1, status: args.status, rows: [] }));
-        ctx.stderr(`gwctl: ${args.status} is not in the error table (it covers ${KNOWN.join(', ')}).\n`);
+        ctx.stdout(toJson({ schemaVersion: 1, status, rows: [] }));
+        ctx.stderr(`gwctl: ${status} is not in the error table (it covers ${KNOWN.join(', ')}).\n`);
         ctx.finish(EXIT.failed);
         return;
       }
       if (rows.length === 0) {
-        throw new CliError(`${args.status} is not in the error table (it covers ${KNOWN.join(', ')}).`, '`gwctl diagnose` checks this machine whatever the status; `gwctl verify` checks the key and address.', EXIT.failed);
+        throw new CliError(`${status} is not in the error table (it covers ${KNOWN.join(', ')}).`, '`gwctl diagnose` checks this machine whatever the status; `gwctl verify` checks the key and address.', EXIT.failed);
       }
       if (args.json) {
-        ctx.stdout(toJson({ schemaVersion: 1, status: args.status, rows: rows.map(({ id, statuses, where, condition, remedy, causes, commands }) => ({ id, statuses, where, condition, remedy, causes, commands })) }));
+        ctx.stdout(toJson({ schemaVersion: 1, status, rows: rows.map(({ id, statuses, where, condition, remedy, causes, commands }) => ({ id, statuses, where, condition, remedy, causes, commands })) }));
       } else {
-        ctx.stdout(renderExplain(args.status, rows));
+        ctx.stdout(renderExplain(status, rows));
       }
       ctx.finish(EXIT.ok);
     },

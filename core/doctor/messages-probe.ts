@@ -47,7 +47,7 @@ function parse(text: string): unknown {
  * The gateway answers every API request with its own id in both `x-request-id` and `request-id`;
  * when it relays an upstream's answer it names the provider in `x-gateway-provider` instead.
  */
-export function answeredBy(outcome: PostOutcome): Answerer {
+export function answeredBy(outcome: { kind: 'error' } | { kind: 'response'; headers: Record<string, string> }): Answerer {
   if (outcome.kind === 'error') return { kind: 'none' };
   const h = outcome.headers;
   if (h['x-gateway-provider']) return { kind: 'provider', name: h['x-gateway-provider'] };

@@ -1,0 +1,22 @@
+// Which cause a 401 of the service stands for: what the key lint found, else what the answer says
+// (the gateway's error code on chat-completions routes, its message on the messages route).
+import type { CauseCode } from './cause-codes.ts';
+import type { KeyFinding } from './key-lint.ts';
+
+export interface UnauthorizedAnswer {
+  /** `error.code` (or `error.type` when there is no code) of the answer. */
+  errorCode?: string;
+  errorMessage?: string;
+  keyFindings: KeyFinding[];
+}
+
+export function unauthorizedCause(answer: UnauthorizedAnswer): CauseCode {
+  const lint = new Set(answer.keyFindings.map((f) => f.cause));
+  const message = (answer.errorMessage ?? '').toLowerCase();
+  if (answer.errorCode === 'missing_api_key' || lint.has('KEY_MISSING')) return 'KEY_MISSING';
+  if (lint.has('KEY_QUOTES') || /quote/.test(message)) return 'KEY_QUOTES';
+  if (lint.has('KEY_WHITESPACE') || /space|line break|tab/.test(message)) return 'KEY_WHITESPACE';
+  if (answer.errorCode === 'key_expired' || /this api key expired at/.test(message)) return 'KEY_EXPIRED';
+  if (answer.errorCode === 'account_disabled' || /account that owns this key .* is disabled/.test(message)) return 'USER_DISABLED';
+  return 'KEY_REJECTED';
+}
