@@ -9,6 +9,7 @@ import { DIAGNOSE_STATUSES } from '../../core/doctor/diagnose-checks.ts';
 import { PROBE_MAX_TOKENS } from '../../core/doctor/messages-probe.ts';
 import { runDiagnosis } from '../../core/doctor/run-diagnosis.ts';
 import { undiciPost, type HttpPost } from '../../core/proxy/http-post.ts';
+import { systemProxyEnvironment } from '../../core/proxy/running-proxy-environment.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
 import { toJson } from '../output/format-table.ts';
 import { renderChecks } from '../output/render-checks.ts';
@@ -60,7 +61,7 @@ export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet, post
       else if (notice) ctx.stderr(notice);
       const report = await settingsOptions.guard(() =>
         runDiagnosis(
-          { env: ctx.env, cwd: process.cwd(), settings, http, post, sendRequest: args.request, status: args.status, client: args.client, requestTimeoutMs: args.timeout },
+          { env: ctx.env, cwd: process.cwd(), settings, http, post, sendRequest: args.request, status: args.status, client: args.client, requestTimeoutMs: args.timeout, proxyEnvironment: systemProxyEnvironment() },
           { onResult: (r) => (args.json ? ctx.stderr(renderChecks.progress(r)) : ctx.stdout(renderChecks.one(r))) },
         ),
       );

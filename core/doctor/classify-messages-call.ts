@@ -23,6 +23,11 @@ export interface MessagesExpectations {
   served: string[] | null;
   /** The direct model-list request with the same key answered 200. */
   directWorks: boolean;
+  /**
+   * The proxy's upstream is known (its process or service definition) to be left at its default:
+   * a refusal or a proxy-made 5xx through it is that classic, not a bad key or a proxy fault.
+   */
+  upstreamDefault?: (observed: string) => CheckOutcome;
   proxyInstall: ProxyInstall;
   /** The variable the key is exported in, for remedies. */
   keyVar: string;
@@ -163,6 +168,9 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
     return outcome.fail('UPSTREAM_OVERLOADED', head, fix.remedy, exp.served && exp.served.length > 1 ? [`gwctl config set client.model ${exp.served.find((m) => m !== call.model) ?? exp.served[0]}`] : fix.commands);
   }
   if (status >= 500) {
+    if (proxyAnsweredItself(call) && exp.upstreamDefault) {
+      return exp.upstreamDefault(`${head}; the proxy's upstream is left at its default, so the request went to the vendor, which did not answer it here`);
+    }
     if (proxyAnsweredItself(call)) {
       return proxyForwardFault(`${head}; the service never answered: the proxy failed to forward the request`, {
         install: exp.proxyInstall,

@@ -42,6 +42,11 @@ export const clientBaseUrl: Check<DiagnoseContext> = {
       return outcome.fail(cause, `${shown}, but the proxy is ${health.state === 'degraded' ? 'degraded (503)' : 'not answering'}: the client's requests fail`, 'Start the client directly while the proxy is not healthy: `gwctl start` picks the direct route by itself.', startCommands);
     }
     if (directOk) return outcome.pass(`${shown}: the direct route (the proxy is not healthy, so that is the right one)`);
+    // Without the optional proxy the direct route is the only one, and unset in this shell is what
+    // `gwctl start` users have: it sets the variable per session.
+    if (value === undefined && ctx.profile.auth === 'service' && !(await ctx.proxyUse()).used) {
+      return outcome.pass(`${shown}: gwctl start sets it to ${root} for each session (the direct route; this machine does not use the optional proxy)`);
+    }
     // Unset in this shell is what `gwctl start` users have: it sets the variable per session. Only a
     // client started by hand from this shell would miss the service, so that is a warning.
     const make = value === undefined ? outcome.warn : outcome.fail;

@@ -14,6 +14,8 @@ export const proxyRunning: Check<DiagnoseContext> = {
   async run(ctx) {
     const health = await ctx.proxyHealth();
     if (health.state === 'ok') return outcome.pass(health.observed);
+    const use = await ctx.proxyUse();
+    if (!use.used) return outcome.skip(`${use.observed}; the proxy is optional: clients start directly`);
     const meant = ctx.proxyMeant();
     const make = meant ? outcome.fail : outcome.warn;
     const note = meant ? `; the client's ${ctx.profile.baseUrlVar} points at it, so its requests fail` : '; the client does not point at it (gwctl start goes direct)';
