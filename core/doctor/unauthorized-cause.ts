@@ -14,8 +14,10 @@ export function unauthorizedCause(answer: UnauthorizedAnswer): CauseCode {
   const lint = new Set(answer.keyFindings.map((f) => f.cause));
   const message = (answer.errorMessage ?? '').toLowerCase();
   if (answer.errorCode === 'missing_api_key' || lint.has('KEY_MISSING')) return 'KEY_MISSING';
-  if (lint.has('KEY_QUOTES') || /quote/.test(message)) return 'KEY_QUOTES';
-  if (lint.has('KEY_WHITESPACE') || /space|line break|tab/.test(message)) return 'KEY_WHITESPACE';
+  // Only the service's own findings about this key ("contains a space or tab", "is wrapped in
+  // quotes"), never the advice texts of other refusals, which name spaces and quotes too.
+  if (lint.has('KEY_QUOTES') || /\b(is wrapped in quotes|contains a typographic quote)\b/.test(message)) return 'KEY_QUOTES';
+  if (lint.has('KEY_WHITESPACE') || /\bcontains a (space|tab|line break)\b/.test(message)) return 'KEY_WHITESPACE';
   if (answer.errorCode === 'key_expired' || /this api key expired at/.test(message)) return 'KEY_EXPIRED';
   if (answer.errorCode === 'account_disabled' || /account that owns this key .* is disabled/.test(message)) return 'USER_DISABLED';
   return 'KEY_REJECTED';

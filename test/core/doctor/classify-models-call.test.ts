@@ -50,6 +50,9 @@ test('401 answers: rejected, missing, quotes and whitespace', () => {
   assert.equal(classifyModelsCall(response(401, openAiError('malformed_api_key', 'contains a typographic quote')), exp()).cause, 'KEY_QUOTES');
   assert.equal(classifyModelsCall(response(401, openAiError('malformed_api_key', 'contains a space or tab')), exp()).cause, 'KEY_WHITESPACE');
   assert.equal(classifyModelsCall(response(401, 'Unauthorized'), exp({ keyFindings: lintKey('sk-a b') })).cause, 'KEY_WHITESPACE');
+  // The gateway's refusal advises against spaces and quotes; that advice is not a finding about this key.
+  const advice = 'Invalid API key (sk-…a1b2): it is unknown, incomplete or was deleted. A deleted key cannot come back: create a new one on the keys page. An unknown key is mistyped or incomplete: copy it again, whole, from where you saved it and send it bare (no spaces, line breaks or quotes).';
+  assert.equal(classifyModelsCall(response(401, openAiError('invalid_api_key', advice)), exp()).cause, 'KEY_REJECTED');
 });
 
 test('403, 404 forms, 429 with Retry-After, 5xx and odd answers', () => {
