@@ -19,6 +19,7 @@ export interface TooManyRequests {
   vars: TemplateVars;
 }
 
+// The gateway's quota_exceeded, and the name the OpenAI-style upstreams give a used-up account.
 const QUOTA_CODES = new Set(['quota_exceeded', 'insufficient_quota']);
 
 export function isQuotaAnswer(input: Pick<TooManyRequests, 'headers' | 'errorCode' | 'errorMessage'>): boolean {

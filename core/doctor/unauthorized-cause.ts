@@ -1,5 +1,6 @@
 // Which cause a 401 of the service stands for: what the key lint found, else what the answer says
 // (the gateway's error code on chat-completions routes, its message on the messages route).
+import { GATEWAY_ERROR_CAUSES } from '../causes/cause-by-name.ts';
 import type { CauseCode } from './cause-codes.ts';
 import type { KeyFinding } from './key-lint.ts';
 
@@ -18,7 +19,8 @@ export function unauthorizedCause(answer: UnauthorizedAnswer): CauseCode {
   // quotes"), never the advice texts of other refusals, which name spaces and quotes too.
   if (lint.has('KEY_QUOTES') || /\b(is wrapped in quotes|contains a typographic quote)\b/.test(message)) return 'KEY_QUOTES';
   if (lint.has('KEY_WHITESPACE') || /\bcontains a (space|tab|line break)\b/.test(message)) return 'KEY_WHITESPACE';
-  if (answer.errorCode === 'key_expired' || /this api key expired at/.test(message)) return 'KEY_EXPIRED';
-  if (answer.errorCode === 'account_disabled' || /account that owns this key .* is disabled/.test(message)) return 'USER_DISABLED';
+  const named = answer.errorCode ? GATEWAY_ERROR_CAUSES[answer.errorCode] : undefined;
+  if (named === 'KEY_EXPIRED' || /this api key expired at/.test(message)) return 'KEY_EXPIRED';
+  if (named === 'USER_DISABLED' || /account that owns this key .* is disabled/.test(message)) return 'USER_DISABLED';
   return 'KEY_REJECTED';
 }
