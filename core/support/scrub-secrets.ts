@@ -2,14 +2,12 @@
 // run (keys and tokens from the environment) and any occurrence is replaced by its mask, whatever
 // check or observation let it through. Values too short to be a credential are not searched for,
 // or every "1" in the bundle would be masked.
-import { maskKey } from '../redact.ts';
+import { maskEchoed } from '../redact.ts';
 
 const MIN_SECRET_LENGTH = 8;
 
 function scrubText(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(maskKey(secret));
-  return out;
+  return secrets.reduce(maskEchoed, text);
 }
 
 export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {

@@ -147,3 +147,11 @@ test('a used-up budget on the messages route (x-should-retry: false) is QUOTA_EX
   assert.match(check.remedy!, /resets in 4 d \(2026-12-01 00:00 UTC\)/);
   assert.doesNotMatch(check.remedy!, /Wait \d/);
 });
+
+test('an answer that echoes the key never prints it: observed, remedy and the whole report carry the mask', async () => {
+  const echo = answer(401, error('authentication_error', `invalid x-api-key ${KEY}`), { 'request-id': 'req_vendor' });
+  const { report } = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: echo, modelsAnswer: json(401, { error: { code: 'invalid_api_key', message: `no such key: ${KEY}` } }), status: 401 });
+  const text = JSON.stringify(report);
+  assert.ok(!text.includes(KEY), 'the key is in the report');
+  assert.match(text, /invalid x-api-key sk-…Mm56/);
+});
