@@ -71,7 +71,8 @@ export const proxyUpstream: Check<DiagnoseContext> = {
       }
       if (probe && proxyAnsweredItself(probe)) {
         const status = statusOf(probe);
-        const named = up.value !== undefined && sameAddress(up.value, root) ? `, although ${up.source === 'process' ? 'its environment' : up.source === 'service-file' ? 'the definition' : 'the shell'} names ${root}: the running proxy was started with other settings` : '';
+        const namesRoot = up.value !== undefined && sameAddress(up.value, root);
+        const named = !namesRoot ? '' : up.source === 'process' ? `, although its environment names ${root}: that address does not answer the proxy` : `, although ${up.source === 'service-file' ? 'the definition' : 'the shell'} names ${root}: the running proxy was started with other settings`;
         return proxyForwardFault(`${observed}; the short request through the proxy got ${status} from the proxy itself, not from the service: it forwards to an address that does not answer${named}`, {
           install,
           root,
