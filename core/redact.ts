@@ -11,6 +11,17 @@ export function maskKey(value: string | undefined | null): string {
   return `${prefix}…${tail}`;
 }
 
+/**
+ * The text with every occurrence of a credential replaced by its mask: answers sometimes echo the
+ * key that was sent (an upstream's "invalid x-api-key sk-…"), and nothing may print it. Values too
+ * short to be a credential are left alone.
+ */
+export function maskEchoed(text: string, secret: string | undefined): string {
+  const value = secret?.trim();
+  if (!value || value.length < 8 || !text.includes(value)) return text;
+  return text.split(value).join(maskKey(value));
+}
+
 /** A copy of the headers with credential values replaced by a mask. */
 export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

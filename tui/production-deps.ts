@@ -10,6 +10,7 @@ import { SettingsFile } from '../core/config/settings-file.ts';
 import { launchClient, type LaunchRequest } from '../core/launch/launch-client.ts';
 import { undiciPost } from '../core/proxy/http-post.ts';
 import { createProxyOperations, type ProxyOperations } from '../core/proxy/proxy-operations.ts';
+import { systemProxyEnvironment } from '../core/proxy/running-proxy-environment.ts';
 import type { TuiDeps } from './hooks/engine.ts';
 import type { ProxyOperationsPort } from './hooks/proxy-port.ts';
 
@@ -29,6 +30,6 @@ export function productionDeps(input: ProductionInput): { deps: TuiDeps; launch:
     run: (action, options) => operations().run(action, options),
     acceptance: (options) => operations().acceptance(options),
   };
-  const deps: TuiDeps = { env: input.env, cwd: input.cwd, flags: input.flags, http, post: undiciPost, now: () => new Date(), proxy };
+  const deps: TuiDeps = { env: input.env, cwd: input.cwd, flags: input.flags, http, post: undiciPost, now: () => new Date(), proxy, proxyEnvironment: systemProxyEnvironment() };
   return { deps, launch: (request) => launchClient(request) };
 }

@@ -9,6 +9,7 @@ import { cleanPinned } from '../../core/client-settings/clean-pinned.ts';
 import { restoreBackups } from '../../core/client-settings/restore-backups.ts';
 import type { HttpGet } from '../../core/client/http-get.ts';
 import { undiciGet } from '../../core/client/undici-http-get.ts';
+import { systemProxyEnvironment } from '../../core/proxy/running-proxy-environment.ts';
 import { runDiagnosis, type DiagnosisReport } from '../../core/doctor/run-diagnosis.ts';
 import { launchIsolated } from '../../core/launch/launch-isolated.ts';
 import { launchClient, type LaunchRequest } from '../../core/launch/launch-client.ts';
@@ -51,7 +52,7 @@ export function startCommand(ctx: CliContext, deps: StartDeps = {}): CommandModu
     ctx.stderr(renderStart.diagnosing(plan, exitCode));
     try {
       const report = await runDiagnosis(
-        { env: request.env, cwd: request.cwd, settings, http, post },
+        { env: request.env, cwd: request.cwd, settings, http, post, proxyEnvironment: systemProxyEnvironment() },
         { clientExitCode: exitCode, onResult: (r) => ctx.stderr(json ? renderChecks.progress(r) : renderChecks.one(r)) },
       );
       if (!json) ctx.stderr(renderChecks.summary(report.checks) + renderChecks.verdict(report.verdict));

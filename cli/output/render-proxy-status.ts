@@ -1,5 +1,5 @@
 // Text rendering of `gwctl proxy status`: one line per part (installation, definition, supervisor,
-// health, port, upstream), then the findings with cause, remedy and commands.
+// health, port, upstream), then the checks that found something, with cause, remedy and commands.
 import type { ProxyStatusReport } from '../../core/proxy/proxy-status.ts';
 import { tildePath } from '../../core/paths.ts';
 
@@ -25,12 +25,13 @@ export function renderProxyStatus(report: ProxyStatusReport, env: NodeJS.Process
   row('health', `${report.health.observed}${report.health.hint ? ` — hint: ${report.health.hint}` : ''}`);
   row('port', report.port.observed);
   row('upstream', `${LABEL[report.upstream.check.status]} (auth ${report.upstream.auth}): ${report.upstream.check.observed}`);
-  if (report.findings.length === 0) out.push('OK: nothing to fix');
-  for (const f of report.findings) {
-    out.push(`${f.severity === 'fail' ? 'FAIL' : 'WARN'}  ${f.cause}`, `      observed  ${f.message}`);
-    if (f.remedy) out.push(`      remedy    ${f.remedy}`);
-    for (const c of f.commands) out.push(`        $ ${c}`);
+  const problems = report.checks.filter((c) => c.status === 'fail' || c.status === 'warn');
+  if (problems.length === 0) out.push('OK: nothing to fix');
+  for (const c of problems) {
+    out.push(`${c.status === 'fail' ? 'FAIL' : 'WARN'}  ${c.cause}`, `      observed  ${c.observed}`);
+    if (c.remedy) out.push(`      remedy    ${c.remedy}`);
+    for (const command of c.commands) out.push(`        $ ${command}`);
   }
-  if (report.findings.length) out.push(`${report.ok ? 'OK' : 'FAILED'}: ${report.findings.filter((f) => f.severity === 'fail').length} failed, ${report.findings.filter((f) => f.severity === 'warn').length} warning(s)`);
+  if (problems.length) out.push(`${report.ok ? 'OK' : 'FAILED'}: ${problems.filter((c) => c.status === 'fail').length} failed, ${problems.filter((c) => c.status === 'warn').length} warning(s)`);
   return out.join('\n') + '\n';
 }

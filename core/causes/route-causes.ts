@@ -37,7 +37,7 @@ export const ROUTE_CAUSES = {
   PROXY_UPSTREAM_DEFAULT: {
     summary: "The proxy's upstream is left at its default, so this service's key goes elsewhere (the classic 401).",
     why: "Without CACHE_FIX_PROXY_UPSTREAM the proxy forwards to the official vendor, which does not know this service's keys: requests bypass the service and answer 401 or reach a wrong account. A service definition made in a shell without the variable captures the default.",
-    userRemedy: `Set CACHE_FIX_PROXY_UPSTREAM to {base_url} where the proxy runs (for this service's keys the step must not be omitted), regenerate the service definition, and restart the proxy ${LATER}.`,
+    userRemedy: `For this service's keys, set CACHE_FIX_PROXY_UPSTREAM to {base_url} where the proxy runs (the step must not be omitted), regenerate the service definition, and restart the proxy ${LATER}.`,
     operatorRemedy: 'Nothing on the service: its keys never reach it. The refused requests are not in its request log.',
     commands: ['export CACHE_FIX_PROXY_UPSTREAM={base_url}', 'cache-fix-proxy install-service --force', 'gwctl diagnose --status 401'],
     operatorCommands: [],

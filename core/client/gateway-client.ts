@@ -1,4 +1,5 @@
 // Calls of the gateway's API that the toolkit makes: the model list with a bearer key.
+import { maskEchoed } from '../redact.ts';
 import type { HttpGet, HttpOutcome } from './http-get.ts';
 
 export interface ModelsCall {
@@ -22,7 +23,9 @@ function parseJson(text: string): unknown {
 
 /** GET {url} with `Authorization: Bearer <key>`; the caller builds the URL for the route it checks. */
 export async function fetchModels(http: HttpGet, url: string, key: string, timeoutMs: number): Promise<ModelsCall> {
-  const outcome = await http({ url, headers: { authorization: `Bearer ${key}`, accept: 'application/json' }, timeoutMs });
+  const answer = await http({ url, headers: { authorization: `Bearer ${key}`, accept: 'application/json' }, timeoutMs });
+  // An answer that echoes the key is kept with the key masked, so no report can print it.
+  const outcome: HttpOutcome = answer.kind === 'response' ? { ...answer, body: maskEchoed(answer.body, key) } : answer;
   const call: ModelsCall = { url, outcome };
   if (outcome.kind !== 'response') return call;
   const body = parseJson(outcome.body) as { data?: unknown; error?: { code?: unknown; type?: unknown; message?: unknown } } | undefined;

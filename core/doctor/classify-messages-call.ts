@@ -1,7 +1,6 @@
 // Turns the answer to the short real POST /v1/messages into a check outcome: what the client would
 // see, who gave that answer (the service, an upstream it relayed, or whatever the proxy forwards
 // to), the cause code and a remedy built from what is known to work (served models, {base_url}).
-import type { CauseCode } from './cause-codes.ts';
 import { outcome } from './check-result.ts';
 import type { CheckOutcome } from './check.ts';
 import type { TemplateVars } from './fill-template.ts';
@@ -11,7 +10,10 @@ import { doubledV1, PROBE_MAX_TOKENS } from './messages-probe.ts';
 import { proxyCommands, type ProxyInstall } from './proxy-commands.ts';
 import { proxyAnsweredItself, proxyForwardFault } from './proxy-forward-fault.ts';
 import { notFoundRemedy } from './known-good-base.ts';
+import { causeRemedy } from '../causes/cause-remedy.ts';
 import { statusRows } from './status-row.ts';
+import { tooManyRequestsOutcome } from './too-many-requests.ts';
+import { unauthorizedCause } from './unauthorized-cause.ts';
 
 export interface MessagesExpectations {
   vars: TemplateVars;
@@ -21,6 +23,11 @@ export interface MessagesExpectations {
   served: string[] | null;
   /** The direct model-list request with the same key answered 200. */
   directWorks: boolean;
+  /**
+   * The proxy's upstream is known (its process or service definition) to be left at its default:
+   * a refusal or a proxy-made 5xx through it is that classic, not a bad key or a proxy fault.
+   */
+  upstreamDefault?: (observed: string) => CheckOutcome;
   proxyInstall: ProxyInstall;
   /** The variable the key is exported in, for remedies. */
   keyVar: string;
@@ -51,8 +58,8 @@ function modelRemedy(exp: MessagesExpectations, call: MessagesCall): { remedy: s
       commands: [`gwctl config set client.model ${pick}`, 'gwctl start'],
     };
   }
-  const row = statusRows.byId('404-model', exp.vars);
-  return { remedy: `The model "${call.model}" is not served. ${row.remedy}.`, commands: row.commands };
+  const fix = causeRemedy('MODEL_NOT_AVAILABLE', exp.vars);
+  return { remedy: `The model "${call.model}" is not served. ${fix.remedy}`, commands: fix.commands };
 }
 
 function networkOutcome(call: MessagesCall, head: string, exp: MessagesExpectations): CheckOutcome {
@@ -88,7 +95,7 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
       const fix = modelRemedy(exp, call);
       return outcome.fail('MODEL_NOT_AVAILABLE', head, fix.remedy, fix.commands);
     }
-    const row = statusRows.byId('400', exp.vars);
+    const fix = causeRemedy('REQUEST_REJECTED', exp.vars);
     const by = call.answeredBy.kind === 'provider' ? `the upstream provider "${call.answeredBy.name}"` : call.answeredBy.kind === 'service' ? 'the service' : 'the address the request reached';
     return outcome.fail(
       'REQUEST_REJECTED',
@@ -96,22 +103,24 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
       `${by[0]!.toUpperCase()}${by.slice(1)} refused the request as sent${call.errorMessage ? ` ("${clip(call.errorMessage, 160)}")` : ''}; the client's own requests are refused the same way. ` +
         `If the message names the model, use one the service serves${exp.served?.length ? ` (${exp.served.join(', ')})` : ''}: \`gwctl config set client.model <id>\`. ` +
         'If it names a field, block type or beta header, the upstream does not accept what this client version sends: ask the service operator which client versions it supports, or update the client.',
-      exp.served?.length ? [`gwctl config set client.model ${exp.served[0]}   # if the message names the model`, 'gwctl explain 400'] : [row.commands[2]!, 'gwctl explain 400'],
+      exp.served?.length ? [`gwctl config set client.model ${exp.served[0]}   # if the message names the model`, 'gwctl explain 400'] : [fix.commands[2]!, 'gwctl explain 400'],
     );
   }
   if (status === 401) {
-    if (call.route === 'proxy' && exp.directWorks && call.answeredBy.kind !== 'service' && call.answeredBy.kind !== 'provider') {
+    // The same key works directly, so whoever refused it through the proxy is not the service at
+    // {base_url}: another upstream, or another gateway instance that answers like this one.
+    if (call.route === 'proxy' && exp.directWorks) {
+      const elsewhere = call.answeredBy.kind === 'service' || call.answeredBy.kind === 'provider' ? 'to another gateway instance than the one configured (it answers like this service but does not know the key)' : 'somewhere else';
       return outcome.fail(
         'PROXY_UPSTREAM_MISMATCH',
-        `${head}; the same key works directly against ${exp.vars.base_url}, so the proxy forwards it somewhere else`,
-        `Set the proxy's upstream to ${exp.vars.base_url}, where this key is valid, and restart the proxy from a terminal outside any client session using it.`,
+        `${head}; the same key works directly against ${exp.vars.base_url}, so the proxy forwards it ${elsewhere}`,
+        `The key is fine: the proxy's upstream is the cause. Set it to ${exp.vars.base_url}, where this key is valid, and restart the proxy from a terminal outside any client session using it.`,
         proxyCommands.setUpstream(exp.proxyInstall, exp.vars.base_url ?? '<base_url>'),
       );
     }
-    const lint = new Set(exp.keyFindings.map((f) => f.cause));
-    const cause: CauseCode = lint.has('KEY_MISSING') ? 'KEY_MISSING' : lint.has('KEY_QUOTES') ? 'KEY_QUOTES' : lint.has('KEY_WHITESPACE') ? 'KEY_WHITESPACE' : 'KEY_REJECTED';
-    const row = statusRows.byId('401-key', { ...exp.vars, token_var: exp.keyVar });
-    return outcome.fail(cause, head, `${row.remedy}.`, row.commands);
+    const cause = unauthorizedCause({ errorCode: call.errorType, errorMessage: call.errorMessage, keyFindings: exp.keyFindings });
+    const fix = causeRemedy(cause, { ...exp.vars, token_var: exp.keyVar });
+    return outcome.fail(cause, head, fix.remedy, fix.commands);
   }
   if (status === 403) {
     // A key limited to some models: the service names the model it refused.
@@ -119,8 +128,8 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
       const fix = modelRemedy(exp, call);
       return outcome.fail('MODEL_NOT_AVAILABLE', head, fix.remedy, fix.commands);
     }
-    const row = statusRows.byId('403', exp.vars);
-    return outcome.fail('AUTH_FORBIDDEN', head, `${row.remedy}.`, row.commands);
+    const fix = causeRemedy('AUTH_FORBIDDEN', exp.vars);
+    return outcome.fail('AUTH_FORBIDDEN', head, fix.remedy, fix.commands);
   }
   if (status === 404) {
     if (doubledV1(call) && call.route === 'proxy') {
@@ -133,8 +142,8 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
       );
     }
     if (doubledV1(call)) {
-      const row = statusRows.byId('404-messages', exp.vars);
-      return outcome.fail('URL_DOUBLE_V1', head, `${row.remedy}.`, row.commands);
+      const fix = causeRemedy('URL_DOUBLE_V1', exp.vars);
+      return outcome.fail('URL_DOUBLE_V1', head, fix.remedy, fix.commands);
     }
     // Only a message naming the model asked for: the gateway's unknown-path 404 mentions /v1/models.
     if ((call.errorMessage ?? '').includes(call.model)) {
@@ -148,19 +157,20 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
     return outcome.fail('URL_NOT_FOUND', head, `${fix.remedy} gwctl start sets the client's base address from the baseUrl setting.`, fix.commands);
   }
   if (status === 413) {
-    const row = statusRows.byId('413', exp.vars);
-    return outcome.fail('REQUEST_TOO_LARGE', head, `${row.remedy}.`, row.commands);
+    const fix = causeRemedy('REQUEST_TOO_LARGE', exp.vars);
+    return outcome.fail('REQUEST_TOO_LARGE', head, fix.remedy, fix.commands);
   }
   if (status === 429) {
-    const retry = headers['retry-after'];
-    const whose = call.answeredBy.kind === 'provider' ? `the quota or rate limit of the upstream account behind "${call.answeredBy.name}": ask the service operator about it` : "this service's rate limit for your key: wait, or ask the service operator for a higher limit";
-    return outcome.fail('RATE_LIMITED', `${head}${retry ? ` (Retry-After: ${retry} s)` : ''}`, `Wait${retry ? ` ${retry} s` : ' a little'} and retry; it is ${whose}.`, ['gwctl diagnose --status 429   # again after the wait']);
+    return tooManyRequestsOutcome({ head, headers, errorCode: call.errorType, errorMessage: call.errorMessage, who: call.answeredBy, vars: exp.vars });
   }
   if (status === 529) {
-    const row = statusRows.byId('529', exp.vars);
-    return outcome.fail('UPSTREAM_OVERLOADED', head, `${row.remedy}.`, exp.served && exp.served.length > 1 ? [`gwctl config set client.model ${exp.served.find((m) => m !== call.model) ?? exp.served[0]}`] : [...row.commands]);
+    const fix = causeRemedy('UPSTREAM_OVERLOADED', exp.vars);
+    return outcome.fail('UPSTREAM_OVERLOADED', head, fix.remedy, exp.served && exp.served.length > 1 ? [`gwctl config set client.model ${exp.served.find((m) => m !== call.model) ?? exp.served[0]}`] : fix.commands);
   }
   if (status >= 500) {
+    if (proxyAnsweredItself(call) && exp.upstreamDefault) {
+      return exp.upstreamDefault(`${head}; the proxy's upstream is left at its default, so the request went to the vendor, which did not answer it here`);
+    }
     if (proxyAnsweredItself(call)) {
       return proxyForwardFault(`${head}; the service never answered: the proxy failed to forward the request`, {
         install: exp.proxyInstall,
@@ -170,7 +180,7 @@ export function classifyMessagesCall(call: MessagesCall, exp: MessagesExpectatio
       });
     }
     const row = statusRows.forStatus(status, exp.vars)[0] ?? statusRows.byId('500', exp.vars);
-    return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed, not this machine. ${row.remedy}.`, row.commands);
+    return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed, not this machine. ${row.remedy}`, row.commands);
   }
   return outcome.fail('REQUEST_REJECTED', `${head} (unexpected)`, 'The answer is not one a messages-protocol service gives; check the base address with `gwctl verify`.', ['gwctl verify']);
 }

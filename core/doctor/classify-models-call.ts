@@ -2,13 +2,16 @@
 // Shared by `gwctl verify` (models.list) and `gwctl diagnose` (direct.request).
 import type { ModelsCall } from '../client/gateway-client.ts';
 import type { NetworkFailure } from '../client/http-get.ts';
-import type { CauseCode } from './cause-codes.ts';
 import { outcome } from './check-result.ts';
 import type { CheckOutcome } from './check.ts';
 import type { TemplateVars } from './fill-template.ts';
 import type { KeyFinding } from './key-lint.ts';
 import { notFoundRemedy, rootFromHint, rootOf } from './known-good-base.ts';
+import { causeRemedy } from '../causes/cause-remedy.ts';
+import { answeredBy } from './messages-probe.ts';
 import { statusRows } from './status-row.ts';
+import { tooManyRequestsOutcome } from './too-many-requests.ts';
+import { unauthorizedCause } from './unauthorized-cause.ts';
 
 export type RouteType = 'chat' | 'messages' | 'images';
 
@@ -54,22 +57,13 @@ function networkOutcome(call: ModelsCall, failure: NetworkFailure, exp: CallExpe
     }
     case 'invalid':
       if (exp.keyFindings.some((f) => f.cause === 'KEY_WHITESPACE')) {
-        const row = statusRows.byId('401-key', exp.vars);
-        return outcome.fail('KEY_WHITESPACE', `${head} not sent: the key contains a line break, which no HTTP header can carry`, row.remedy, row.commands);
+        const fix = causeRemedy('KEY_WHITESPACE', exp.vars);
+        return outcome.fail('KEY_WHITESPACE', `${head} not sent: the key contains a line break, which no HTTP header can carry`, fix.remedy, fix.commands);
       }
       return outcome.fail('URL_UNREACHABLE', `${head} not sent (${failure.message})`, 'Check the address.', ['gwctl config get baseUrl']);
     default:
       return outcome.fail('URL_UNREACHABLE', `${head} connection failed (${failure.code}: ${failure.message})`, 'Check the address and the network.', [probe]);
   }
-}
-
-function unauthorizedCause(call: ModelsCall, exp: CallExpectations): CauseCode {
-  const lint = new Set(exp.keyFindings.map((f) => f.cause));
-  const message = (call.errorMessage ?? '').toLowerCase();
-  if (call.errorCode === 'missing_api_key' || lint.has('KEY_MISSING')) return 'KEY_MISSING';
-  if (lint.has('KEY_QUOTES') || /quote/.test(message)) return 'KEY_QUOTES';
-  if (lint.has('KEY_WHITESPACE') || /space|line break|tab/.test(message)) return 'KEY_WHITESPACE';
-  return 'KEY_REJECTED';
 }
 
 export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): CheckOutcome {
@@ -82,12 +76,13 @@ export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): Che
     return outcome.pass(`GET ${call.url} → 200, ${call.models.length} model${call.models.length === 1 ? '' : 's'}: ${list || '(none)'}. Address reachable, key recognised, compatible entry works.`);
   }
   if (status === 401) {
-    const row = statusRows.byId('401-key', exp.vars);
-    return outcome.fail(unauthorizedCause(call, exp), head, row.remedy, row.commands);
+    const cause = unauthorizedCause({ errorCode: call.errorCode, errorMessage: call.errorMessage, keyFindings: exp.keyFindings });
+    const fix = causeRemedy(cause, exp.vars);
+    return outcome.fail(cause, head, fix.remedy, fix.commands);
   }
   if (status === 403) {
-    const row = statusRows.byId('403', exp.vars);
-    return outcome.fail('AUTH_FORBIDDEN', head, row.remedy, row.commands);
+    const fix = causeRemedy('AUTH_FORBIDDEN', exp.vars);
+    return outcome.fail('AUTH_FORBIDDEN', head, fix.remedy, fix.commands);
   }
   if (status === 404 || status === 200) {
     const path = new URL(call.url).pathname;
@@ -97,8 +92,8 @@ export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): Che
         const fixed = `${rootOf(exp.baseUrl)}/v1`;
         return outcome.fail('URL_DOUBLE_V1', head, `Use ${fixed}: a ${exp.routeType === 'chat' ? 'chat-completions' : 'image'} base URL carries /v1 exactly once.`, [`gwctl verify --type ${exp.routeType} --base-url ${fixed}`]);
       }
-      const row = statusRows.byId('404-messages', exp.vars);
-      return outcome.fail('URL_DOUBLE_V1', head, `A messages client's base address carries no /v1. ${row.remedy}.`, row.commands);
+      const fix = causeRemedy('URL_DOUBLE_V1', exp.vars);
+      return outcome.fail('URL_DOUBLE_V1', head, `A messages client's base address carries no /v1. ${fix.remedy}`, fix.commands);
     }
     const notList = status === 200 ? ' (200, but not a model list: not this API)' : '';
     // Missing /v1 only when nothing says the address is wrong otherwise: a 404 of the gateway that
@@ -112,13 +107,11 @@ export function classifyModelsCall(call: ModelsCall, exp: CallExpectations): Che
     return outcome.fail('URL_NOT_FOUND', head + notList, fix.remedy, fix.commands);
   }
   if (status === 429) {
-    const row = statusRows.byId('429', exp.vars);
-    const retry = headers['retry-after'] ? ` (Retry-After: ${headers['retry-after']} s)` : '';
-    return outcome.fail('RATE_LIMITED', head + retry, `Wait${retry ? ` ${headers['retry-after']} s` : ''} and retry; spread requests out. ${row.remedy}.`, row.commands);
+    return tooManyRequestsOutcome({ head, headers, errorCode: call.errorCode, errorMessage: call.errorMessage, who: answeredBy(call.outcome), vars: exp.vars });
   }
   if (status >= 500) {
     const row = statusRows.byId('5xx', exp.vars);
-    return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed. ${row.remedy}. \`gwctl diagnose --status ${status}\` compares the proxy route with the direct one.`, row.commands);
+    return outcome.fail('UPSTREAM_FAULT', head, `The service or its upstream failed. ${row.remedy} \`gwctl diagnose --status ${status}\` compares the proxy route with the direct one.`, row.commands);
   }
   const fix = notFoundRemedy(exp.routeType, exp.baseUrl, call.errorMessage, exp.configuredBase);
   return outcome.fail('URL_NOT_FOUND', `${head} (unexpected for a model list)`, fix.remedy, fix.commands);

@@ -18,7 +18,10 @@ import { resolveCommand } from '../launch/resolve-command.ts';
 import { routeFor, type RouteDecision } from '../launch/route-decision.ts';
 import { sameAddress } from '../launch/same-address.ts';
 import { shellStartupFiles } from '../paths.ts';
+import { proxyPort } from '../proxy/client-session.ts';
 import type { HttpPost } from '../proxy/http-post.ts';
+import type { ProxyEnvironmentReader } from '../proxy/running-proxy-environment.ts';
+import { PROXY_BIN } from '../proxy/package-spec.ts';
 import type { TemplateVars } from './fill-template.ts';
 import { defaultClientKind, type ClientKind } from './client-kind.ts';
 import { modelsUrlFor } from './verify-context.ts';
@@ -44,6 +47,12 @@ export interface DiagnoseDeps {
   sendRequest?: boolean;
   /** The kind of client (`--client`); default: the configured client profile's protocol. */
   client?: ClientKind;
+  /**
+   * Reads the environment of the proxy process listening on the proxy port (same user only). Absent:
+   * not looked at, and a running proxy's upstream is known only from its service definition or the
+   * short real request.
+   */
+  proxyEnvironment?: ProxyEnvironmentReader;
 }
 
 export interface EffectiveValue {
@@ -58,11 +67,25 @@ export interface EffectiveValue {
 export interface UpstreamSetting {
   /** Undefined: left at the proxy's built-in default. */
   value: string | undefined;
-  source: 'service-file' | 'environment';
+  /**
+   * Where the value was read: the running proxy's own process environment, the installed service
+   * definition, or this shell (which is the proxy's only when it is started from here).
+   */
+  source: 'process' | 'service-file' | 'environment';
+  /** The proxy process whose environment was read (source `process`). */
+  pid?: number;
+  /** The installed service definition, when there is one (also with source `process`). */
   file?: string;
   kind?: 'systemd' | 'launchd';
-  /** CACHE_FIX_PROXY_UPSTREAM in this shell, when a service definition is read instead. */
+  /** CACHE_FIX_PROXY_UPSTREAM in this shell, when the value is read elsewhere. */
   shellValue?: string;
+}
+
+export interface ProxyUse {
+  /** Installed, configured or running: false means this machine does not use the optional proxy. */
+  used: boolean;
+  /** What shows it is used, or that nothing does. */
+  observed: string;
 }
 
 export interface DiagnoseContext {
@@ -86,6 +109,8 @@ export interface DiagnoseContext {
   /** The client's effective base address points at the proxy. */
   proxyMeant(): boolean;
   upstream(): UpstreamSetting;
+  /** Whether this machine uses the proxy at all. */
+  proxyUse(): Promise<ProxyUse>;
   /** GET {base_url}/v1/models with the effective token; undefined when there is no token. */
   direct(): Promise<ModelsCall | undefined>;
   directUrl: string;
@@ -171,13 +196,26 @@ export function createDiagnoseContext(deps: DiagnoseDeps): DiagnoseContext {
     proxyMeant: () => sameAddress(effective('baseUrl').value, proxyUrl),
     upstream: once((): UpstreamSetting => {
       const definition = readProxyServiceDefinition(deps.env, deps.platform);
-      if (definition) {
-        const value = definition.environment.CACHE_FIX_PROXY_UPSTREAM;
-        const shellValue = deps.env.CACHE_FIX_PROXY_UPSTREAM || undefined;
-        return { value: value === '' ? undefined : value, source: 'service-file', file: definition.file, kind: definition.kind, shellValue };
-      }
-      const value = deps.env.CACHE_FIX_PROXY_UPSTREAM;
-      return { value: value === '' ? undefined : value, source: 'environment' };
+      const installed = definition ? { file: definition.file, kind: definition.kind } : {};
+      const shellValue = deps.env.CACHE_FIX_PROXY_UPSTREAM || undefined;
+      const running = deps.proxyEnvironment?.(proxyPort(proxyUrl));
+      if (running) return { value: running.environment.CACHE_FIX_PROXY_UPSTREAM || undefined, source: 'process', pid: running.pid, ...installed, shellValue };
+      if (definition) return { value: definition.environment.CACHE_FIX_PROXY_UPSTREAM || undefined, source: 'service-file', ...installed, shellValue };
+      return { value: shellValue, source: 'environment' };
+    }),
+    proxyUse: once(async (): Promise<ProxyUse> => {
+      const health = await context.proxyHealth();
+      if (health.state !== 'down') return { used: true, observed: `something answers ${health.healthUrl}` };
+      if (context.proxyMeant()) return { used: true, observed: `the client's ${profile.baseUrlVar} points at ${proxyUrl}` };
+      const up = context.upstream();
+      if (up.file) return { used: true, observed: `a service definition is installed (${up.file})` };
+      if (deps.env.CACHE_FIX_PROXY_UPSTREAM) return { used: true, observed: 'CACHE_FIX_PROXY_UPSTREAM is set in this shell' };
+      const bin = resolveCommand(PROXY_BIN, deps.env, deps.cwd);
+      if (bin) return { used: true, observed: `${PROXY_BIN} is installed (${bin})` };
+      return {
+        used: false,
+        observed: `not used: nothing answers ${health.healthUrl}, ${PROXY_BIN} is not on PATH, no service definition is installed, CACHE_FIX_PROXY_UPSTREAM is not set and the client does not point at ${proxyUrl}`,
+      };
     }),
     direct: once(async () => {
       const token = effective('token').value;

@@ -5,6 +5,7 @@
 // proxy forwards to when that is not this service).
 import type { HttpPost, PostOutcome } from '../proxy/http-post.ts';
 import { SseParser } from '../protocol/sse.ts';
+import { maskEchoed } from '../redact.ts';
 
 export const PROBE_PROMPT = 'ping';
 export const PROBE_MAX_TOKENS = 1;
@@ -47,7 +48,7 @@ function parse(text: string): unknown {
  * The gateway answers every API request with its own id in both `x-request-id` and `request-id`;
  * when it relays an upstream's answer it names the provider in `x-gateway-provider` instead.
  */
-export function answeredBy(outcome: PostOutcome): Answerer {
+export function answeredBy(outcome: { kind: 'error' } | { kind: 'response'; headers: Record<string, string> }): Answerer {
   if (outcome.kind === 'error') return { kind: 'none' };
   const h = outcome.headers;
   if (h['x-gateway-provider']) return { kind: 'provider', name: h['x-gateway-provider'] };
@@ -58,12 +59,14 @@ export function answeredBy(outcome: PostOutcome): Answerer {
 export async function sendMessagesProbe(post: HttpPost, request: ProbeRequest): Promise<MessagesCall> {
   const url = `${request.baseUrl.replace(/\/+$/, '')}/v1/messages`;
   const auth: Record<string, string> = request.credential.header === 'bearer' ? { authorization: `Bearer ${request.credential.value}` } : { 'x-api-key': request.credential.value };
-  const outcome = await post({
+  const answer = await post({
     url,
     headers: { ...auth, 'anthropic-version': '2023-06-01', accept: 'application/json', 'user-agent': 'gwctl-diagnose' },
     body: JSON.stringify({ model: request.model, max_tokens: PROBE_MAX_TOKENS, messages: [{ role: 'user', content: PROBE_PROMPT }] }),
     timeoutMs: request.timeoutMs,
   });
+  // An answer that echoes the key is kept with the key masked, so no report can print it.
+  const outcome: PostOutcome = answer.kind === 'response' ? { ...answer, body: maskEchoed(answer.body, request.credential.value) } : answer;
   const call: MessagesCall = { url, route: request.route, model: request.model, outcome, answeredBy: answeredBy(outcome), isMessage: false };
   if (outcome.kind !== 'response') return call;
   if (outcome.eventStream) {

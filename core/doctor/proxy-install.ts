@@ -3,6 +3,5 @@ import type { DiagnoseContext } from './diagnose-context.ts';
 import type { ProxyInstall } from './proxy-commands.ts';
 
 export function proxyInstall(ctx: DiagnoseContext): ProxyInstall {
-  const upstream = ctx.upstream();
-  return upstream.source === 'service-file' ? upstream.kind! : 'foreground';
+  return ctx.upstream().kind ?? 'foreground';
 }

@@ -1,6 +1,6 @@
 // `gwctl diagnose` as one operation: build the context, run the checks for the status, report with
 // the verdict (one root cause and its evidence).
-import { createDiagnoseContext, type DiagnoseDeps } from './diagnose-context.ts';
+import { createDiagnoseContext, type DiagnoseContext, type DiagnoseDeps } from './diagnose-context.ts';
 import { diagnoseChecks } from './diagnose-checks.ts';
 import type { ClientKind } from './client-kind.ts';
 import { toReport, type DoctorReport } from './report.ts';
@@ -13,8 +13,14 @@ export interface DiagnosisReport extends DoctorReport {
   verdict: Verdict;
 }
 
-export async function runDiagnosis(deps: DiagnoseDeps, options: RunOptions & { clientExitCode?: number } = {}): Promise<DiagnosisReport> {
+/** The diagnosis with the context it looked at, for a support bundle that also records what was read. */
+export async function diagnoseWithContext(deps: DiagnoseDeps, options: RunOptions & { clientExitCode?: number } = {}): Promise<{ report: DiagnosisReport; context: DiagnoseContext }> {
   const context = createDiagnoseContext(deps);
   const results = await runChecks(diagnoseChecks(deps.status, context.client), context, options);
-  return { ...toReport(results), client: context.client, verdict: verdictOf(results, { clientExitCode: options.clientExitCode, status: deps.status }) };
+  const report = { ...toReport(results), client: context.client, verdict: verdictOf(results, { clientExitCode: options.clientExitCode, status: deps.status }) };
+  return { report, context };
+}
+
+export async function runDiagnosis(deps: DiagnoseDeps, options: RunOptions & { clientExitCode?: number } = {}): Promise<DiagnosisReport> {
+  return (await diagnoseWithContext(deps, options)).report;
 }

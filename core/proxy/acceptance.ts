@@ -13,7 +13,7 @@ import { GENERIC_CAUSE_BY_STATUS } from '../doctor/status-causes.ts';
 import { quotaStatusDir, tildePath } from '../paths.ts';
 import { proxyRouteEnv, runClient } from './client-run.ts';
 import { undiciPost } from './http-post.ts';
-import { profileOf, proxyUrlOf, supervisorOf, type ProxyOperationDeps } from './operation-deps.ts';
+import { profileOf, proxyEnvironmentOf, proxyUrlOf, supervisorOf, type ProxyOperationDeps } from './operation-deps.ts';
 import { changedSince, describeFile, observationFiles, quotaStatusWritable, snapshot } from './observations.ts';
 import type { AcceptanceLayer, AnyCauseCode, CheckReport, ProxyCheckResult } from './proxy-causes.ts';
 import { readDefinition } from './service-definition.ts';
@@ -36,6 +36,7 @@ async function diagnose(deps: ProxyOperationDeps, status: number | undefined): P
       platform,
       procVersion: deps.procVersion,
       probeTimeoutMs: deps.probeTimeoutMs,
+      proxyEnvironment: proxyEnvironmentOf(deps),
       // The short real request through the proxy shows who answers it, and what.
       post: undiciPost,
       status: status !== undefined && DIAGNOSE_STATUSES.includes(status) ? status : undefined,

@@ -87,7 +87,8 @@ function findInPrefix(prefix: string): InstalledPackage | null {
   return null;
 }
 
-function findOnPath(env: NodeJS.ProcessEnv, cwd: string): InstalledPackage | null {
+/** The copy of the proxy that PATH runs, with its version from package.json; null when none is on PATH. */
+export function proxyOnPath(env: NodeJS.ProcessEnv, cwd: string): InstalledPackage | null {
   const bin = resolveCommand(PROXY_BIN, env, cwd);
   if (!bin) return null;
   let dir: string;
@@ -109,7 +110,7 @@ function findOnPath(env: NodeJS.ProcessEnv, cwd: string): InstalledPackage | nul
 export async function locateInstallation(deps: InstallationDeps): Promise<ProxyInstallation> {
   const prefix = await npmGlobalPrefix(deps);
   const global = prefix ? findInPrefix(prefix) : null;
-  const path = findOnPath(deps.env, deps.cwd);
+  const path = proxyOnPath(deps.env, deps.cwd);
   const samePath = (a: InstalledPackage, b: InstalledPackage) => {
     try {
       return realpathSync(a.packageDir) === realpathSync(b.packageDir);

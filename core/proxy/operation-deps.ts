@@ -10,6 +10,7 @@ import { clientProfile, type ClientProfile } from '../config/client-profile.ts';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.ts';
 import { SettingsFile } from '../config/settings-file.ts';
 import { spawnRunner, type CommandRunner } from './command-runner.ts';
+import { procfsProxyEnvironment, type ProxyEnvironmentReader } from './running-proxy-environment.ts';
 import { servicePlatform, Supervisor, supervisorKind } from './supervisor.ts';
 
 export interface ProxyOperationDeps {
@@ -54,6 +55,11 @@ export function defaultDeps(partial: Partial<ProxyOperationDeps> = {}): ProxyOpe
     clientTimeoutMs: partial.clientTimeoutMs ?? 120_000,
     observationWaitMs: partial.observationWaitMs ?? 5_000,
   };
+}
+
+/** Reads the running proxy's process environment from deps.procRoot on Linux; none elsewhere. */
+export function proxyEnvironmentOf(deps: ProxyOperationDeps): ProxyEnvironmentReader | undefined {
+  return deps.platform === 'linux' ? procfsProxyEnvironment(deps.procRoot) : undefined;
 }
 
 export function profileOf(deps: ProxyOperationDeps): ClientProfile {

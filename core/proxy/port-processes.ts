@@ -58,7 +58,8 @@ function readText(path: string): string | undefined {
   }
 }
 
-function procfs(procRoot: string, port: number): PortProcess[] {
+/** Linux: the processes listening on or meant for the port, read from /proc (synchronous). */
+export function procfsPortProcesses(procRoot: string, port: number): PortProcess[] {
   const inodes = listeningInodes(procRoot, port);
   const found: PortProcess[] = [];
   let pids: string[];
@@ -122,7 +123,7 @@ export async function portProcesses(port: number, deps: PortDeps): Promise<PortR
   let processes: PortProcess[] | undefined;
   let method: PortReport['method'] = 'unavailable';
   if (deps.platform === 'linux') {
-    processes = procfs(deps.procRoot ?? '/proc', port);
+    processes = procfsPortProcesses(deps.procRoot ?? '/proc', port);
     method = 'procfs';
   } else if (deps.platform === 'darwin') {
     processes = await lsof(deps, port);

@@ -36,7 +36,9 @@ describe('gwctl proxy', { concurrency: 4 }, () => {
     assert.equal(run.code, 1, run.err);
     assert.equal(run.json.installation.installed, false);
     assert.equal(run.json.pinnedVersion, '4.2.1');
-    assert.equal(run.json.findings[0].cause, 'PROXY_NOT_INSTALLED');
+    assert.deepEqual([run.json.checks[0].id, run.json.checks[0].status, run.json.checks[0].cause], ['proxy.installed', 'fail', 'PROXY_NOT_INSTALLED']);
+    for (const check of run.json.checks) assert.deepEqual(Object.keys(check), ['id', 'status', 'cause', 'observed', 'remedy', 'commands'], 'the shape of verify and diagnose');
+    assert.equal('findings' in run.json, false);
     assert.deepEqual(s.supervisorCalls().slice(0, 2), ['systemctl --user is-enabled cache-fix-proxy', 'systemctl --user is-active cache-fix-proxy']);
     const text = await gwctl(['proxy', 'status'], s.env);
     assert.match(text.out, /installed   no\n/);

@@ -34,10 +34,10 @@ after(async () => {
   for (const s of sandboxes) s.cleanup();
 });
 
-async function newKey(): Promise<{ id: string; key: string }> {
+async function newKey(limits: string[] = []): Promise<{ id: string; key: string }> {
   const s = makeSandbox();
   sandboxes.push(s);
-  const created = await gwctlJson(['admin', 'key', 'create', '--user', 'admin', '--data-dir', gateway.dataDir], s.env);
+  const created = await gwctlJson(['admin', 'key', 'create', '--user', 'admin', ...limits, '--data-dir', gateway.dataDir], s.env);
   assert.equal(created.code, 0, created.err);
   return created.json;
 }
@@ -208,4 +208,38 @@ test('usage errors exit 2: an unsupported --status', async () => {
   const run = await gwctl(['diagnose', '--status', '418'], machine().env);
   assert.equal(run.code, 2);
   assert.match(run.err, /--status must be one of 400, 401, 403, 404, 413, 429, 500, 502, 503, 504, 529/);
+});
+
+test('the proxy forwards to another gateway instance: the key works directly, so the proxy upstream is the cause, not the key', async () => {
+  const other = await GatewayProcess.start();
+  try {
+    const { key } = await newKey();
+    proxy.forwardTo = other.textUrl;
+    // The unit names the configured gateway; the running proxy was started with another instance.
+    const run = await diagnose(machine({ unit: unit(gateway.textUrl), env: { ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_AUTH_TOKEN: key } }), ['--status', '401']);
+    assert.equal(run.by['direct.request'].status, 'pass');
+    assert.equal(run.by['messages.request'].cause, 'PROXY_UPSTREAM_MISMATCH');
+    assert.match(run.by['messages.request'].observed, /another gateway instance than the one configured/);
+    assert.equal(run.json.verdict.cause, 'PROXY_UPSTREAM_MISMATCH');
+    assert.doesNotMatch(run.json.verdict.remedy, /create a new/);
+    assert.ok(!run.json.checks.some((c: { cause: string }) => c.cause === 'KEY_REJECTED'), 'the key is not blamed');
+  } finally {
+    await other.cleanup();
+  }
+});
+
+test('a used-up budget is QUOTA_EXCEEDED with the reset time in words, never "wait and retry"', async () => {
+  const { key } = await newKey(['--budget-requests-day', '1']);
+  // One real request uses the budget up.
+  const used = await fetch(`${gateway.textUrl}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ model: 'demo-chat', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] }) });
+  assert.equal(used.status, 200, await used.text());
+  const run = await diagnose(machine({ env: { ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_AUTH_TOKEN: key } }), ['--status', '429']);
+  for (const id of ['messages.request', 'direct.request']) {
+    assert.equal(run.by[id].cause, 'QUOTA_EXCEEDED', id);
+    assert.match(run.by[id].remedy, /^The budget is used up and resets in \d+ (h|min|s)/, id);
+    assert.match(run.by[id].remedy, /retrying sooner will not help/, id);
+    assert.doesNotMatch(run.by[id].remedy, /Wait \d+ s and retry|spread requests out/, id);
+  }
+  assert.match(run.by['direct.request'].observed, /x-should-retry: false/);
+  assert.equal(run.json.verdict.cause, 'QUOTA_EXCEEDED');
 });

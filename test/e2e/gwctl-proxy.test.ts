@@ -65,7 +65,7 @@ test('gwctl proxy install: npm into a temp prefix, 4.2.1 verified; status shows 
   assert.equal(status.json.installation.active.version, '4.2.1');
   assert.equal(status.json.installation.active.binPath, join(shared.prefix, 'bin', 'cache-fix-proxy'));
   assert.equal(status.json.installation.pinned, true);
-  assert.ok(!status.json.findings.some((f: { cause: string }) => f.cause === 'PROXY_VERSION_MISMATCH' || f.cause === 'PROXY_NOT_INSTALLED'));
+  assert.ok(!status.json.checks.some((c: { cause: string }) => c.cause === 'PROXY_VERSION_MISMATCH' || c.cause === 'PROXY_NOT_INSTALLED'));
   const refused = await gwctl(['proxy', 'install', otherVersion], shared.env);
   assert.equal(refused.code, 2);
   assert.match(refused.err, /holds cache-fix-proxy@4\.3\.0, which is refused/);
@@ -95,7 +95,7 @@ test('service install (real install-service, fake systemctl), status, then upgra
   assert.equal(status.json.definition.runs.version, '4.2.1');
   assert.equal(status.json.upstream.check.status, 'pass');
   assert.equal(status.json.supervisor.service.active, 'active');
-  assert.equal(status.code, 0, JSON.stringify(status.json.findings, null, 2));
+  assert.equal(status.code, 0, JSON.stringify(status.json.checks, null, 2));
 
   const upgrade = await gwctlJson(['proxy', 'upgrade'], s.env);
   assert.equal(upgrade.code, 0, upgrade.err);
@@ -158,7 +158,7 @@ describe('gwctl accept against the real proxy and the gateway', { concurrency: 4
     const status = await gwctlJson(['proxy', 'status', '--proxy-url', `http://127.0.0.1:${port}`], s.env);
     assert.equal(status.json.port.contested, true);
     assert.equal(status.json.port.processes.filter((p: { listening: boolean }) => p.listening).length, 2);
-    assert.ok(status.json.findings.some((f: { cause: string }) => f.cause === 'PROXY_PORT_CONTESTED'));
+    assert.ok(status.json.checks.some((c: { cause: string }) => c.cause === 'PROXY_PORT_CONTESTED'));
     await holder.stop();
   });
 });

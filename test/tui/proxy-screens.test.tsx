@@ -13,7 +13,10 @@ test('proxy: status rows and findings with cause, remedy and commands; the comma
   const report = statusReport({
     ok: true,
     definition: { kind: 'systemd', file: '/h/.config/systemd/user/cache-fix-proxy.service', exists: false, debug: false, bodyAltering: [], runs: null },
-    findings: [{ severity: 'warn', cause: 'SERVICE_NOT_INSTALLED', message: 'no service definition at ~/.config/systemd/user/cache-fix-proxy.service', remedy: 'For long-term use, validate in the foreground first, then install the service (rule 8).', commands: ['gwctl proxy service install'] }],
+    checks: [
+      { id: 'proxy.installed', status: 'pass', cause: 'OK', observed: 'cache-fix-proxy@4.2.1 in /opt/npm', remedy: null, commands: [] },
+      { id: 'proxy.service', status: 'warn', cause: 'SERVICE_NOT_INSTALLED', observed: 'no service definition at ~/.config/systemd/user/cache-fix-proxy.service', remedy: 'For long-term use, validate in the foreground first, then install the service (rule 8).', commands: ['gwctl proxy service install'] },
+    ],
   });
   const m = setup({ proxy: fakeProxy({ status: async () => report }) });
   const app = renderApp(m.deps);

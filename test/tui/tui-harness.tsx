@@ -102,7 +102,7 @@ export function statusReport(over: Partial<ProxyStatusReport> = {}): ProxyStatus
     health: { state: 'ok', healthUrl: `${PROXY}/health`, status: 200, failedExtensions: [], observed: `GET ${PROXY}/health → 200 {"status":"ok"}` },
     port: { port: 9801, method: 'procfs', processes: [], contested: false, observed: 'one process listens on 9801' },
     upstream: { auth: 'service', check: { status: 'pass', cause: 'OK', observed: `CACHE_FIX_PROXY_UPSTREAM=${GATEWAY} matches`, remedy: null, commands: [] } },
-    findings: [],
+    checks: [],
     ...over,
   };
 }

@@ -4,6 +4,7 @@
 import { createContext, useContext } from 'react';
 import type { HttpGet } from '../../core/client/http-get.ts';
 import type { HttpPost } from '../../core/proxy/http-post.ts';
+import type { ProxyEnvironmentReader } from '../../core/proxy/running-proxy-environment.ts';
 import type { SettingKey } from '../../core/config/setting-definitions.ts';
 import type { ProxyOperationsPort } from './proxy-port.ts';
 
@@ -23,6 +24,8 @@ export interface TuiDeps {
   probeTimeoutMs?: number;
   procVersion?: () => string;
   platform?: NodeJS.Platform;
+  /** Reads the running proxy's process environment (its real upstream); absent, it is not read. */
+  proxyEnvironment?: ProxyEnvironmentReader;
 }
 
 export const EngineContext = createContext<TuiDeps | null>(null);

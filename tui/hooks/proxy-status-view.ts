@@ -63,6 +63,8 @@ export function describeProxyStatus(report: ProxyStatusReport, env: NodeJS.Proce
     versionOk: installation.pinned,
     service,
     rows,
-    findings: report.findings.map((f, i) => ({ id: `${i + 1}`, status: f.severity, cause: f.cause, observed: f.message, remedy: f.remedy, commands: f.commands })),
+    findings: report.checks
+      .filter((c): c is typeof c & { status: 'warn' | 'fail' } => c.status === 'warn' || c.status === 'fail')
+      .map((c, i) => ({ id: `${i + 1}`, status: c.status, cause: c.cause ?? '', observed: c.observed, remedy: c.remedy ?? '', commands: c.commands })),
   };
 }

@@ -38,6 +38,7 @@ export function useDiagnose() {
             probeTimeoutMs: deps.probeTimeoutMs,
             platform: deps.platform,
             procVersion: deps.procVersion,
+            proxyEnvironment: deps.proxyEnvironment,
           },
           options,
         );

@@ -6,7 +6,7 @@ import { tildePath } from '../../paths.ts';
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
-import { statusRows } from '../status-row.ts';
+import { causeRemedy } from '../../causes/cause-remedy.ts';
 
 export const clientBaseUrl: Check<DiagnoseContext> = {
   id: 'client.base-url',
@@ -20,8 +20,8 @@ export const clientBaseUrl: Check<DiagnoseContext> = {
     const shown = value === undefined ? `${name} is not set (shell or settings files)` : `${name}=${value} (${where})`;
     const root = ctx.service.root;
     if (value !== undefined && /\/v1\/*$/.test(value) && !sameAddress(value, ctx.proxyUrl)) {
-      const row = statusRows.byId('404-messages', ctx.vars);
-      return outcome.fail('URL_DOUBLE_V1', `${shown}: the client appends /v1/messages, so requests go to …/v1/v1/messages and answer 404`, row.remedy + '.', row.commands);
+      const fix = causeRemedy('URL_DOUBLE_V1', ctx.vars);
+      return outcome.fail('URL_DOUBLE_V1', `${shown}: the client appends /v1/messages, so requests go to …/v1/v1/messages and answer 404`, fix.remedy, fix.commands);
     }
     const atProxy = sameAddress(value, ctx.proxyUrl);
     const directOk = ctx.profile.auth === 'service' ? sameAddress(value, root) : value === undefined;
@@ -42,6 +42,11 @@ export const clientBaseUrl: Check<DiagnoseContext> = {
       return outcome.fail(cause, `${shown}, but the proxy is ${health.state === 'degraded' ? 'degraded (503)' : 'not answering'}: the client's requests fail`, 'Start the client directly while the proxy is not healthy: `gwctl start` picks the direct route by itself.', startCommands);
     }
     if (directOk) return outcome.pass(`${shown}: the direct route (the proxy is not healthy, so that is the right one)`);
+    // Without the optional proxy the direct route is the only one, and unset in this shell is what
+    // `gwctl start` users have: it sets the variable per session.
+    if (value === undefined && ctx.profile.auth === 'service' && !(await ctx.proxyUse()).used) {
+      return outcome.pass(`${shown}: gwctl start sets it to ${root} for each session (the direct route; this machine does not use the optional proxy)`);
+    }
     // Unset in this shell is what `gwctl start` users have: it sets the variable per session. Only a
     // client started by hand from this shell would miss the service, so that is a warning.
     const make = value === undefined ? outcome.warn : outcome.fail;

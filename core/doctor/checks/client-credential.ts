@@ -7,7 +7,7 @@ import { tildePath } from '../../paths.ts';
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
-import { statusRows } from '../status-row.ts';
+import { causeRemedy } from '../../causes/cause-remedy.ts';
 
 export const clientCredential: Check<DiagnoseContext> = {
   id: 'client.credential',
@@ -23,12 +23,12 @@ export const clientCredential: Check<DiagnoseContext> = {
       const handed = lookup.foundIn === variable ? '' : `; gwctl start hands it to the client as ${variable}`;
       return outcome.pass(`${lookup.foundIn} is set in this shell (${maskCredential(lookup.value)})${handed}${pinNote}`);
     }
-    const row = statusRows.byId('401-direct', ctx.vars);
+    const fix = causeRemedy('TOKEN_MISSING_IN_SHELL', ctx.vars);
     const keep = lookup.sources[0]!;
     return outcome.fail(
       'TOKEN_MISSING_IN_SHELL',
       `${notSetText(lookup)} in this shell${pinNote}: the client would send no credential and get 401 on the direct route as through the proxy, which is missing authentication, not an upstream fault`,
-      `${row.remedy}: export the key for this shell only (it is never written to a file), then start the client with gwctl start.`,
+      `${fix.remedy} Export the key for this shell only (it is never written to a file), then start the client with gwctl start.`,
       [`read -rs ${keep} && export ${keep}   # paste the key`, 'gwctl start'],
     );
   },

@@ -1,6 +1,7 @@
 // No base address (or credential) fixed in client settings files, whose env block wins over
 // the shell, or in shell startup files. `gwctl start` backs such files up and removes the entries.
 import { tildePath } from '../../paths.ts';
+import { causeEntry } from '../../causes/catalogue.ts';
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
@@ -21,7 +22,7 @@ export const clientSettingsPins: Check<DiagnoseContext> = {
     const listed = scan.entries.map((e) => `${place(e.file, e.line)} ${e.fileKind === 'settings' ? 'env.' : ''}${e.variable}=${e.shown}${e.removable ? '' : ` (${e.note})`}`);
     const inSettings = scan.entries.some((e) => e.fileKind === 'settings');
     const observed = `${listed.join('; ')}${problems.length ? `; could not inspect ${problems.join('; ')}` : ''}`;
-    const remedy = `Do not fix the base address or credential permanently: a pinned proxy address strands the client when the proxy is down${inSettings ? '; a settings-file env block wins over the shell, so these values override whatever gwctl start sets' : ''}. \`gwctl start\` backs each file up (timestamped) and removes only these entries; \`gwctl start --restore\` puts the backups back.`;
+    const remedy = `Do not fix the base address or credential permanently: a pinned proxy address strands the client when the proxy is down${inSettings ? '; a settings-file env block wins over the shell, so these values override whatever gwctl start sets' : ''}. ${causeEntry('BASE_URL_PINNED_IN_SETTINGS').userRemedy}`;
     const commands = ['gwctl start --dry-run   # lists what would change', 'gwctl start', 'gwctl start --restore   # undo'];
     return inSettings ? outcome.fail('BASE_URL_PINNED_IN_SETTINGS', observed, remedy, commands) : outcome.warn('BASE_URL_PINNED_IN_SETTINGS', observed, remedy, commands);
   },

@@ -3,6 +3,7 @@
 // client, the model list under the base URL that client uses (so a missing /v1 is found here).
 import { lintKey } from '../key-lint.ts';
 import { classifyModelsCall } from '../classify-models-call.ts';
+import { causeRemedy } from '../../causes/cause-remedy.ts';
 import { outcome } from '../check-result.ts';
 import type { Check, CheckOutcome } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
@@ -12,7 +13,7 @@ async function clientRequest(ctx: DiagnoseContext): Promise<CheckOutcome> {
   const target = ctx.target();
   const call = await ctx.clientCall();
   if (!call) {
-    return outcome.fail('KEY_MISSING', `${target.keyVar} is not set or empty in this shell`, `Put the key in ${target.keyVar} for this shell (never on the command line or in a shared file).`, [
+    return outcome.fail('KEY_MISSING', `${target.keyVar} is not set or empty in this shell`, causeRemedy('KEY_MISSING', { token_var: target.keyVar }).remedy, [
       `read -rs ${target.keyVar} && export ${target.keyVar}   # paste the key`,
       `gwctl diagnose --client ${ctx.client}`,
     ]);

@@ -6,6 +6,7 @@ import type { Check } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
 import { proxyAnsweredItself, proxyForwardFault, statusOf } from '../proxy-forward-fault.ts';
 import { proxyInstall } from '../proxy-install.ts';
+import { proxyUpstreamDefaultOutcome, upstreamKnownDefault } from '../proxy-upstream-default.ts';
 
 export const faultLocate: Check<DiagnoseContext> = {
   id: 'fault.locate',
@@ -14,6 +15,9 @@ export const faultLocate: Check<DiagnoseContext> = {
   async run(ctx) {
     const probe = await ctx.messages();
     const forward = { install: proxyInstall(ctx), root: ctx.service.root, baseUrlVar: ctx.profile.baseUrlVar, command: ctx.profile.command };
+    if (proxyAnsweredItself(probe) && upstreamKnownDefault(ctx)) {
+      return proxyUpstreamDefaultOutcome(ctx, `the short request through the proxy got ${statusOf(probe)} from the proxy itself: its upstream is left at its default, so this service's key goes to the vendor`);
+    }
     if (proxyAnsweredItself(probe)) {
       return proxyForwardFault(`the short request through the proxy got ${statusOf(probe)} from the proxy itself, not from the service: the proxy forwards to an address that does not answer`, forward);
     }

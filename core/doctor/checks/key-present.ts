@@ -1,5 +1,6 @@
 // verify: the key variable is set (keys come from the environment).
 import { maskCredential } from '../mask-credential.ts';
+import { causeEntry } from '../../causes/catalogue.ts';
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
 import type { VerifyContext } from '../verify-context.ts';
@@ -11,7 +12,7 @@ export const keyPresent: Check<VerifyContext> = {
     return outcome.fail(
       'KEY_MISSING',
       `${ctx.keyVar} is not set or empty in this shell`,
-      'Put the key in an environment variable for this shell (never on the command line or in a shared file); name another variable with --key-env.',
+      `${causeEntry('KEY_MISSING').userRemedy} --key-env names another variable.`,
       [`read -rs ${ctx.keyVar} && export ${ctx.keyVar}   # paste the key`, `gwctl verify --key-env ${ctx.keyVar}`],
     );
   },

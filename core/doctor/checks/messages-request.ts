@@ -8,6 +8,7 @@ import { classifyMessagesCall } from '../classify-messages-call.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
 import { lintKey } from '../key-lint.ts';
 import { proxyInstall } from '../proxy-install.ts';
+import { proxyUpstreamDefaultOutcome, upstreamKnownDefault } from '../proxy-upstream-default.ts';
 
 export const messagesRequest: Check<DiagnoseContext> = {
   id: 'messages.request',
@@ -24,6 +25,7 @@ export const messagesRequest: Check<DiagnoseContext> = {
       served: direct?.models?.filter(isTextModel) ?? null,
       directWorks: direct?.outcome.kind === 'response' && direct.outcome.status === 200,
       proxyInstall: proxyInstall(ctx),
+      upstreamDefault: upstreamKnownDefault(ctx) ? (observed) => proxyUpstreamDefaultOutcome(ctx, observed) : undefined,
       keyVar: token.variable,
       baseUrlVar: ctx.profile.baseUrlVar,
       command: ctx.profile.command,

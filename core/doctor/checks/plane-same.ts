@@ -1,5 +1,6 @@
 // Client and proxy run in the same execution plane: under WSL a Windows client reads neither the
 // WSL variables nor reaches the WSL proxy.
+import { causeEntry } from '../../causes/catalogue.ts';
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
 import type { DiagnoseContext } from '../diagnose-context.ts';
@@ -15,7 +16,7 @@ export const planeSame: Check<DiagnoseContext> = {
     return outcome.fail(
       'EXECUTION_PLANE_MISMATCH',
       plane.observed,
-      'Run client, runtime, variables and proxy in the same WSL environment: install a WSL-native client (so the command resolves to a Linux path), or drop the proxy route and start directly.',
+      causeEntry('EXECUTION_PLANE_MISMATCH').userRemedy,
       [`type -a ${ctx.profile.command}`, `gwctl config set client.command /path/to/wsl-native/${ctx.profile.command.replace(/\.(exe|cmd|bat|ps1)$/i, '')}`, 'gwctl start   # goes direct while the client is a Windows program'],
     );
   },

@@ -2,7 +2,7 @@
 // end with /v1 once; a messages client's base address has none.
 import { outcome } from '../check-result.ts';
 import type { Check } from '../check.ts';
-import { statusRows } from '../status-row.ts';
+import { causeRemedy } from '../../causes/cause-remedy.ts';
 import { modelsUrlFor, type VerifyContext } from '../verify-context.ts';
 
 export const urlShape: Check<VerifyContext> = {
@@ -13,8 +13,7 @@ export const urlShape: Check<VerifyContext> = {
     const target = modelsUrlFor(ctx);
     if (ctx.routeType === 'messages') {
       if (/\/v1$/.test(path)) {
-        const row = statusRows.byId('404-messages', ctx.vars);
-        return outcome.fail('URL_DOUBLE_V1', `${base} ends with /v1; a messages client appends /v1/… itself, so requests go to ${target}`, `${row.remedy}.`, [`gwctl verify --base-url ${base.replace(/(\/v1)+$/, '')}`]);
+        return outcome.fail('URL_DOUBLE_V1', `${base} ends with /v1; a messages client appends /v1/… itself, so requests go to ${target}`, causeRemedy('URL_DOUBLE_V1', ctx.vars).remedy, [`gwctl verify --base-url ${base.replace(/(\/v1)+$/, '')}`]);
       }
       return outcome.pass(`${base} has no /v1, as a messages client's base address should; requests go to ${target}`);
     }

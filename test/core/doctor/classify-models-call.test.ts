@@ -50,6 +50,9 @@ test('401 answers: rejected, missing, quotes and whitespace', () => {
   assert.equal(classifyModelsCall(response(401, openAiError('malformed_api_key', 'contains a typographic quote')), exp()).cause, 'KEY_QUOTES');
   assert.equal(classifyModelsCall(response(401, openAiError('malformed_api_key', 'contains a space or tab')), exp()).cause, 'KEY_WHITESPACE');
   assert.equal(classifyModelsCall(response(401, 'Unauthorized'), exp({ keyFindings: lintKey('sk-a b') })).cause, 'KEY_WHITESPACE');
+  // The gateway's refusal advises against spaces and quotes; that advice is not a finding about this key.
+  const advice = 'Invalid API key (sk-…a1b2): it is unknown, incomplete or was deleted. A deleted key cannot come back: create a new one on the keys page. An unknown key is mistyped or incomplete: copy it again, whole, from where you saved it and send it bare (no spaces, line breaks or quotes).';
+  assert.equal(classifyModelsCall(response(401, openAiError('invalid_api_key', advice)), exp()).cause, 'KEY_REJECTED');
 });
 
 test('403, 404 forms, 429 with Retry-After, 5xx and odd answers', () => {
@@ -80,4 +83,32 @@ test('network failures: DNS, refused, timeouts, TLS, unsendable key', () => {
   const cert = classifyModelsCall(failure('tls', 'DEPTH_ZERO_SELF_SIGNED_CERT'), exp());
   assert.match(cert.remedy!, /NODE_EXTRA_CA_CERTS/);
   assert.equal(classifyModelsCall(failure('invalid', 'UND_ERR_INVALID_ARG'), exp({ keyFindings: lintKey('sk-a\nb') })).cause, 'KEY_WHITESPACE');
+});
+
+test('429 quota_exceeded is a used-up budget: the reset time in words, no "wait and retry"', () => {
+  const message = 'This API key has used its daily budget of 3 requests. This is a quota, not a rate limit: retrying sooner will not help. It resets at 2026-11-28T00:00:00.000Z (in 72241 s).';
+  const quota = classifyModelsCall(response(429, { error: { code: 'quota_exceeded', message, type: 'rate_limit_error' } }, { 'retry-after': '72241', 'x-should-retry': 'false' }), exp());
+  assert.equal(quota.cause, 'QUOTA_EXCEEDED');
+  assert.match(quota.observed, /Retry-After: 72241 s, x-should-retry: false/);
+  assert.match(quota.remedy!, /^The budget is used up and resets in 20 h 4 min \(2026-11-28 00:00 UTC\)\. This is a quota, not a rate limit: retrying sooner will not help/);
+  assert.doesNotMatch(quota.remedy!, /Wait \d|spread requests out/);
+  // x-should-retry: false alone (a quota answer without the code) is honoured the same way.
+  assert.equal(classifyModelsCall(response(429, { error: { message: 'no' } }, { 'retry-after': '90', 'x-should-retry': 'false' }), exp()).cause, 'QUOTA_EXCEEDED');
+});
+
+test('429 rate limit: one wait, in words, said once', () => {
+  const limited = classifyModelsCall(response(429, { error: { code: 'rate_limit_exceeded', message: 'This key is limited to 60 requests per minute. Retry after 42 s.' } }, { 'retry-after': '42', 'x-request-id': 'req_1', 'request-id': 'req_1' }), exp());
+  assert.equal(limited.cause, 'RATE_LIMITED');
+  assert.match(limited.remedy!, /^Wait 42 s and retry; it is this service's rate limit for your key/);
+  assert.equal(limited.remedy!.match(/retry/gi)!.length, 1, limited.remedy!);
+});
+
+test('a 401 with quotes in the key carries the quotes remedy, an expired key its own', () => {
+  const quoted = classifyModelsCall(response(401, openAiError('invalid_api_key')), exp({ keyFindings: lintKey('"sk-abc"') }));
+  assert.equal(quoted.cause, 'KEY_QUOTES');
+  assert.match(quoted.remedy!, /Remove the quotes/);
+  assert.doesNotMatch(quoted.remedy!, /deleted key/);
+  const expired = classifyModelsCall(response(401, openAiError('key_expired', 'This API key expired at 2026-01-01T00:00:00.000Z.')), exp());
+  assert.equal(expired.cause, 'KEY_EXPIRED');
+  assert.match(expired.remedy!, /later expiry/);
 });

@@ -10,6 +10,7 @@ import { SettingsFile } from '../../../core/config/settings-file.ts';
 import type { ClientKind } from '../../../core/doctor/client-kind.ts';
 import { runDiagnosis } from '../../../core/doctor/run-diagnosis.ts';
 import type { HttpPost, PostOutcome, PostRequest } from '../../../core/proxy/http-post.ts';
+import type { ProxyEnvironmentReader } from '../../../core/proxy/running-proxy-environment.ts';
 
 export const BASE = 'https://gw.example.com';
 export const IMAGES = 'https://img.gw.example.com';
@@ -38,6 +39,8 @@ export interface Scenario {
   /** Answers by URL; unlisted: /health ok, the models lists 200. */
   get?: Record<string, HttpOutcome>;
   messages?: PostOutcome;
+  /** The running proxy's process environment as gwctl reads it; absent: not read. */
+  proxyEnvironment?: ProxyEnvironmentReader;
 }
 
 export async function diagnose(s: Scenario) {
@@ -63,7 +66,7 @@ export async function diagnose(s: Scenario) {
     posts.push(request);
     return s.messages ?? REPLY;
   };
-  const report = await runDiagnosis({ env, cwd: join(home, 'project'), settings, http, post, status: s.status, client: s.client, sendRequest: s.sendRequest, procVersion: () => '' });
+  const report = await runDiagnosis({ env, cwd: join(home, 'project'), settings, http, post, status: s.status, client: s.client, sendRequest: s.sendRequest, procVersion: () => '', proxyEnvironment: s.proxyEnvironment });
   const by = Object.fromEntries(report.checks.map((c) => [c.id, c]));
   return { report, by, gets, posts, home };
 }

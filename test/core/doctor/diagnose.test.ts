@@ -130,7 +130,9 @@ test('proxy down or degraded while the client points at it; direct while it is d
   assert.match(degraded.by['proxy.running'].observed, /a\.mjs/);
   assert.match(degraded.by['proxy.running'].remedy!, /Restart the proxy and check its log; if it stays degraded, start clients directly/);
   const direct = await diagnose({ health: refused, env: { ANTHROPIC_BASE_URL: BASE, ANTHROPIC_AUTH_TOKEN: KEY } });
-  assert.deepEqual([direct.by['proxy.running'].status, direct.by['client.base-url'].status], ['warn', 'pass']);
+  // Nothing installed, configured or running: the optional proxy is not used, so no proxy finding at all.
+  assert.deepEqual([direct.by['proxy.running'].status, direct.by['client.base-url'].status, direct.by['proxy.upstream'].status], ['skip', 'pass', 'skip']);
+  assert.match(direct.by['proxy.running'].observed, /^not used: nothing answers http:\/\/127\.0\.0\.1:9801\/health/);
   assert.equal(direct.report.ok, true);
 });
 

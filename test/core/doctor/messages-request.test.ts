@@ -129,3 +129,29 @@ test('--no-request sends nothing and says so; without a served model the client 
   assert.deepEqual([custom.check.status, custom.posts.length], ['skip', 0], 'the custom profile names no model: nothing to ask for');
   assert.match(custom.check.observed, /no model known to ask for/);
 });
+
+test('through a proxy that forwards to another gateway instance: the key works directly, so the proxy upstream is the cause, not the key', async () => {
+  const otherInstance = answer(401, error('authentication_error', 'Invalid API key (sk-…Mm56): it is unknown, incomplete or was deleted.'), { 'x-request-id': 'req_other', 'request-id': 'req_other' });
+  const { check, report } = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: otherInstance, status: 401 });
+  assert.equal(check.cause, 'PROXY_UPSTREAM_MISMATCH');
+  assert.match(check.observed, /another gateway instance than the one configured/);
+  assert.match(check.remedy!, /^The key is fine: the proxy's upstream is the cause/);
+  assert.notEqual(report.verdict.cause, 'KEY_REJECTED');
+  assert.doesNotMatch(report.verdict.remedy!, /create a new/);
+});
+
+test('a used-up budget on the messages route (x-should-retry: false) is QUOTA_EXCEEDED, not a rate limit', async () => {
+  const quota = answer(429, error('rate_limit_error', "This key's account has used its monthly budget of 5 requests. This is a quota, not a rate limit: retrying sooner will not help. It resets at 2026-12-01T00:00:00.000Z (in 345600 s)."), { ...GATEWAY, 'retry-after': '345600', 'x-should-retry': 'false' });
+  const { check } = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: quota, status: 429 });
+  assert.equal(check.cause, 'QUOTA_EXCEEDED');
+  assert.match(check.remedy!, /resets in 4 d \(2026-12-01 00:00 UTC\)/);
+  assert.doesNotMatch(check.remedy!, /Wait \d/);
+});
+
+test('an answer that echoes the key never prints it: observed, remedy and the whole report carry the mask', async () => {
+  const echo = answer(401, error('authentication_error', `invalid x-api-key ${KEY}`), { 'request-id': 'req_vendor' });
+  const { report } = await diagnose({ env: { ANTHROPIC_AUTH_TOKEN: KEY }, messages: echo, modelsAnswer: json(401, { error: { code: 'invalid_api_key', message: `no such key: ${KEY}` } }), status: 401 });
+  const text = JSON.stringify(report);
+  assert.ok(!text.includes(KEY), 'the key is in the report');
+  assert.match(text, /invalid x-api-key sk-…Mm56/);
+});

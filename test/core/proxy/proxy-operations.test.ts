@@ -95,13 +95,17 @@ function machine(options: { env?: NodeJS.ProcessEnv; answers?: Record<string, { 
   };
 }
 
+/** The checks of a status report that found something (warn or fail). */
+const problems = (report: { checks: Array<{ status: string; cause: string | null; observed: string }> }) => report.checks.filter((c) => c.status === 'warn' || c.status === 'fail');
+
 describe('status', () => {
   test('not installed: flagged, nothing else assumed', async () => {
     const m = machine();
     const report = await m.ops().status();
     assert.equal(report.ok, false);
     assert.equal(report.installation.installed, false);
-    assert.deepEqual(report.findings.map((f) => f.cause), ['PROXY_NOT_INSTALLED', 'SERVICE_NOT_INSTALLED', 'PROXY_UPSTREAM_DEFAULT']);
+    assert.deepEqual(problems(report).map((c) => c.cause), ['PROXY_NOT_INSTALLED', 'SERVICE_NOT_INSTALLED'], "this shell's unset variable is not the running proxy's upstream");
+    assert.match(report.checks.find((c) => c.id === 'proxy.upstream')!.observed, /^unknown: the running proxy's upstream cannot be read/);
     assert.equal(report.definition?.exists, false);
     assert.match(report.supervisor.observed, /cache-fix-proxy disabled\/inactive/);
   });
@@ -111,7 +115,7 @@ describe('status', () => {
     const dir = fakeInstalledPackage(m.prefix, '4.2.1');
     writeUnit(m.home, { command: 'x', args: [], env: { CACHE_FIX_PROXY_PORT: String(new URL(healthy.url).port), CACHE_FIX_PROXY_UPSTREAM: 'https://gw.example.com' } });
     const report = await m.ops().status();
-    assert.deepEqual(report.findings, [], JSON.stringify(report.findings, null, 2));
+    assert.deepEqual(problems(report), [], JSON.stringify(report.checks, null, 2));
     assert.equal(report.ok, true);
     assert.equal(report.installation.active?.version, '4.2.1');
     assert.equal(report.installation.active?.packageDir, dir);
@@ -121,16 +125,38 @@ describe('status', () => {
     assert.equal(report.upstream.check.status, 'pass');
   });
 
+  test("a running proxy started elsewhere: its own environment tells the upstream, not this shell's (issue: FAIL for a correct proxy)", async () => {
+    const m = machine();
+    fakeInstalledPackage(m.prefix, '4.2.1');
+    const port = Number(new URL(healthy.url).port);
+    const proc = join(m.home, 'proc');
+    mkdirSync(join(proc, 'net'), { recursive: true });
+    writeFileSync(join(proc, 'net', 'tcp'), `hdr\n   0: 0100007F:${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 888 1\n`);
+    mkdirSync(join(proc, '21', 'fd'), { recursive: true });
+    writeFileSync(join(proc, '21', 'cmdline'), 'node\0/opt/npm/bin/cache-fix-proxy\0server\0');
+    writeFileSync(join(proc, '21', 'environ'), `CACHE_FIX_PROXY_PORT=${port}\0CACHE_FIX_PROXY_UPSTREAM=https://gw.example.com\0`);
+    symlinkSync('socket:[888]', join(proc, '21', 'fd', '4'));
+    const report = await m.ops({ procRoot: proc }).status();
+    const upstream = report.checks.find((c) => c.id === 'proxy.upstream')!;
+    assert.equal(upstream.status, 'pass', upstream.observed);
+    assert.match(upstream.observed, /CACHE_FIX_PROXY_UPSTREAM=https:\/\/gw\.example\.com in the environment of the running proxy \(pid 21\)/);
+    assert.ok(!problems(report).some((c) => c.cause === 'PROXY_UPSTREAM_DEFAULT'));
+    // The same proxy started with the default: that is named, from its environment.
+    writeFileSync(join(proc, '21', 'environ'), `CACHE_FIX_PROXY_PORT=${port}\0`);
+    const left = (await m.ops({ procRoot: proc, env: { CACHE_FIX_PROXY_UPSTREAM: 'https://gw.example.com' } }).status()).checks.find((c) => c.id === 'proxy.upstream')!;
+    assert.deepEqual([left.status, left.cause], ['fail', 'PROXY_UPSTREAM_DEFAULT']);
+  });
+
   test('another version is flagged; a degraded /health is reported with its failed extensions', async () => {
     const m = machine({ env: { GWCTL_PROXY_URL: degraded.url } });
     fakeInstalledPackage(m.prefix, '4.3.0');
     const report = await m.ops().status();
     assert.equal(report.installation.pinned, false);
-    const causes = report.findings.map((f) => f.cause);
+    const causes = problems(report).map((c) => c.cause);
     assert.ok(causes.includes('PROXY_VERSION_MISMATCH'), causes.join());
     assert.ok(causes.includes('PROXY_DEGRADED'), causes.join());
     assert.deepEqual(report.health.failedExtensions, ['sort-stabilization.mjs']);
-    assert.match(report.findings.find((f) => f.cause === 'PROXY_VERSION_MISMATCH')!.message, /cache-fix-proxy@4\.3\.0 .* not 4\.2\.1/);
+    assert.match(report.checks.find((c) => c.cause === 'PROXY_VERSION_MISMATCH')!.observed, /cache-fix-proxy@4\.3\.0 .* not 4\.2\.1/);
   });
 
   test('several processes on the port (rule 6); the supervisor\'s own is not offered for killing', async () => {
@@ -149,9 +175,9 @@ describe('status', () => {
     const report = await m.ops({ procRoot: proc }).status();
     assert.equal(report.port.contested, true);
     assert.equal(report.port.processes.length, 2);
-    const contested = report.findings.find((f) => f.cause === 'PROXY_PORT_CONTESTED')!;
+    const contested = report.checks.find((c) => c.cause === 'PROXY_PORT_CONTESTED')!;
     assert.deepEqual(contested.commands, ['kill 10   # node /x/cache-fix-proxy server']);
-    assert.match(contested.message, /11 is the supervisor's/);
+    assert.match(contested.observed, /11 is the supervisor's/);
   });
 
   test('no user supervisor (a container): a clear reason', async () => {
