@@ -1,4 +1,4 @@
-// gwctl diagnose [--client chat|messages|images] [--status N] [--no-request] [--json] [--report FILE]: the checks in
+// gwctl diagnose [--client chat|messages|images] [--status N] [--no-request] [--json] [--report FILE [--request-id ID]]: the checks in
 // order, each with a cause code, what was observed and a remedy with commands, then the verdict (one
 // root cause). One of them sends a short real request through the route the client would take.
 // --report also writes a support bundle (versions, platform, settings with sources, the checks, the
@@ -30,6 +30,7 @@ interface Args {
   json: boolean;
   timeout: number;
   report?: string;
+  requestId?: string[];
 }
 
 export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet, post: HttpPost = undiciPost): CommandModule<object, Args> {
@@ -51,12 +52,20 @@ export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet, post
         })
         .option('timeout', { type: 'number', default: 10_000, describe: 'Milliseconds for each request' })
         .option('report', { type: 'string', describe: 'Also write a support bundle to this file for the service operator: versions, platform, settings with their sources, every check, the request ids seen; no key, token or cookie' })
+        .option('request-id', {
+          type: 'string',
+          array: true,
+          describe: 'With --report: the request id the failing client showed (its x-request-id or request-id; repeatable), so the operator looks up that very request',
+        })
         .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"ok":bool,"checks":[{"id","status","cause","observed","remedy","commands"}],"client":"messages|chat|images","verdict":{…}}' })
         .check((raw) => {
           const a = raw as unknown as Args;
           if (a.status !== undefined && !DIAGNOSE_STATUSES.includes(a.status)) return `--status must be one of ${DIAGNOSE_STATUSES.join(', ')}, got ${a.status}. For other statuses see \`gwctl explain <status>\`.`;
           if (!Number.isInteger(a.timeout) || a.timeout < 1) return `--timeout must be a positive whole number of milliseconds, got ${a.timeout}.`;
           if (a.report !== undefined && (typeof a.report !== 'string' || a.report.trim() === '')) return '--report needs a file name, e.g. --report gwctl-support.json.';
+          if (a.requestId !== undefined && a.report === undefined) return '--request-id goes into the support bundle: give --report FILE too.';
+          const badId = (a.requestId ?? []).find((id) => !/^[\x21-\x7e]{1,200}$/.test(String(id)));
+          if (badId !== undefined) return `--request-id ${JSON.stringify(badId)} is not a request id (one word, as the client showed it, e.g. req_…).`;
           return true;
         }) as never,
     handler: async (args) => {
@@ -75,7 +84,7 @@ export function diagnoseCommand(ctx: CliContext, http: HttpGet = undiciGet, post
       const options = { onResult: (r: Parameters<typeof renderChecks.one>[0]) => (args.json ? ctx.stderr(renderChecks.progress(r)) : ctx.stdout(renderChecks.one(r))) };
       const report = await settingsOptions.guard(async () => {
         if (!bundleFile) return runDiagnosis(deps, options);
-        const done = await diagnoseForSupport(deps, options, { gwctlVersion: gwctlVersion(), now: new Date() });
+        const done = await diagnoseForSupport(deps, options, { gwctlVersion: gwctlVersion(), now: new Date(), reportedRequestIds: (args.requestId ?? []).map(String) });
         writeFileAtomic(bundleFile, `${JSON.stringify(done.bundle, null, 2)}\n`, 0o600);
         ctx.stderr(`gwctl: support bundle written to ${bundleFile} (${done.bundle.checks.length} checks, ${done.bundle.requestIds.length} request id(s); keys and tokens masked). Send it to the service operator.\n`);
         return done.report;

@@ -1,7 +1,7 @@
 // Causes about the key and the credential: missing, mangled, unknown, deleted, expired, refused.
 import type { CauseText } from './cause-text.ts';
 
-const FIND_KEY = 'gwctl admin key find <key or its masked form sk-…a1b2>';
+const FIND_KEY = 'gwctl admin key find <key id, masked key sk-…a1b2 or fingerprint>';
 const FIND_REQUEST = 'gwctl admin request <request-id of the refused answer>';
 
 export const KEY_CAUSES = {

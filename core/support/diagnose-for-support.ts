@@ -14,6 +14,8 @@ import { supportBundle, type SupportBundle } from './support-bundle.ts';
 export interface SupportMeta {
   gwctlVersion: string;
   now: Date;
+  /** The request ids of the failure the user met, as the client showed them (`--request-id`). */
+  reportedRequestIds?: string[];
 }
 
 export async function diagnoseForSupport(deps: DiagnoseDeps & { post: HttpPost }, options: RunOptions, meta: SupportMeta): Promise<{ report: DiagnosisReport; bundle: SupportBundle }> {
@@ -31,6 +33,7 @@ export async function diagnoseForSupport(deps: DiagnoseDeps & { post: HttpPost }
     report,
     status: deps.status,
     requestIds: log.ids(),
+    reportedRequestIds: meta.reportedRequestIds,
     secrets,
   });
   return { report, bundle };

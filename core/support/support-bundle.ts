@@ -15,7 +15,8 @@
 //   "status": 401 | null,                               // the status the user reported (--status)
 //   "checks": [ { "id", "status", "cause", "observed", "remedy", "commands" } ],   // as `gwctl diagnose --json`
 //   "verdict": { "cause", "check", "observed", "remedy", "commands", "evidence" },
-//   "requestIds": [ "req_…" ]                           // every x-request-id / request-id seen in answers
+//   "requestIds": [ "req_…" ],                          // every x-request-id / request-id seen in answers
+//   "reportedRequestIds": [ "req_…" ]                   // the ids of the failure the user saw (--request-id), first
 // }
 // Every string of the bundle is scrubbed of the run's key and token values before it is written.
 import type { DiagnosisReport } from '../doctor/run-diagnosis.ts';
@@ -38,6 +39,8 @@ export interface SupportBundle {
   checks: DiagnosisReport['checks'];
   verdict: DiagnosisReport['verdict'];
   requestIds: string[];
+  /** The request ids of the failure the user met (`--request-id`), as the client showed them. */
+  reportedRequestIds: string[];
 }
 
 export interface SupportBundleInput {
@@ -49,6 +52,7 @@ export interface SupportBundleInput {
   report: DiagnosisReport;
   status?: number;
   requestIds: string[];
+  reportedRequestIds?: string[];
   /** The credential values of this run, removed wherever they might appear. */
   secrets: readonly string[];
 }
@@ -67,7 +71,8 @@ export function supportBundle(input: SupportBundleInput): SupportBundle {
     status: input.status ?? null,
     checks: report.checks,
     verdict: report.verdict,
-    requestIds: input.requestIds,
+    requestIds: [...new Set([...(input.reportedRequestIds ?? []), ...input.requestIds])],
+    reportedRequestIds: input.reportedRequestIds ?? [],
   };
   return scrubSecrets(bundle, input.secrets);
 }

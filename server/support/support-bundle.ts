@@ -1,9 +1,8 @@
-// The support bundle `gwctl diagnose --report FILE` writes, as the service side reads it: checked
+// The support bundle `gwctl diagnose --report FILE` writes (core/support/support-bundle.ts), as the service side reads it: checked
 // for its kind and version, the parts the verdict needs kept, everything else ignored. A bundle
 // never holds a key, token or cookie (the client side guarantees it; nothing here needs one).
 import { isCauseCode, type CauseCode } from '../../core/causes/catalogue.ts';
-
-export const SUPPORT_BUNDLE_KIND = 'gwctl-support-bundle';
+import { SUPPORT_BUNDLE_KIND } from '../../core/support/support-bundle.ts';
 const MAX_REQUEST_IDS = 200;
 
 export interface BundleCheck {
@@ -13,7 +12,7 @@ export interface BundleCheck {
   observed: string;
 }
 
-export interface SupportBundle {
+export interface ReadBundle {
   schemaVersion: number;
   createdAt: string | null;
   /** The client-side verdict of the diagnosis. */
@@ -21,6 +20,8 @@ export interface SupportBundle {
   clientObserved: string | null;
   checks: BundleCheck[];
   requestIds: string[];
+  /** The ids of the failure the user met (a subset of requestIds): their cause comes first. */
+  reportedRequestIds: string[];
 }
 
 export class BundleError extends Error {
@@ -30,7 +31,7 @@ export class BundleError extends Error {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Throws a BundleError that says what is wrong with the document and what to send instead. */
-export function readSupportBundle(document: unknown): SupportBundle {
+export function readSupportBundle(document: unknown): ReadBundle {
   if (!isRecord(document)) throw new BundleError('The support bundle is not a JSON object. Send the file `gwctl diagnose --report FILE` wrote, unchanged.');
   if (document.kind !== SUPPORT_BUNDLE_KIND) {
     throw new BundleError(`This JSON is not a support bundle (its "kind" is ${JSON.stringify(document.kind ?? null)}, not "${SUPPORT_BUNDLE_KIND}"). Ask the user for the file of \`gwctl diagnose --report FILE\`.`);
@@ -56,5 +57,6 @@ export function readSupportBundle(document: unknown): SupportBundle {
       observed: typeof c.observed === 'string' ? c.observed : '',
     })),
     requestIds: [...new Set(ids as string[])].slice(0, MAX_REQUEST_IDS),
+    reportedRequestIds: Array.isArray(document.reportedRequestIds) ? document.reportedRequestIds.filter((id): id is string => typeof id === 'string').slice(0, MAX_REQUEST_IDS) : [],
   };
 }

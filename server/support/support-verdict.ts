@@ -7,11 +7,11 @@ import { fillTemplate } from '../../core/doctor/fill-template.ts';
 import type { Store } from '../store/store.ts';
 import type { RequestVerdict, SupportVerdict } from '../../core/support/support-documents.ts';
 import { explainRequest, type ExplainOptions } from './explain-request.ts';
-import type { SupportBundle } from './support-bundle.ts';
+import type { ReadBundle } from './support-bundle.ts';
 
 const NOT_A_FAILURE = new Set<CauseCode>(['OK', 'FAILURE_NOT_REPRODUCED']);
 
-export async function supportVerdict(store: Store, bundle: SupportBundle, options: ExplainOptions = {}): Promise<SupportVerdict> {
+export async function supportVerdict(store: Store, bundle: ReadBundle, options: ExplainOptions = {}): Promise<SupportVerdict> {
   const requests: RequestVerdict[] = [];
   const unknownRequestIds: string[] = [];
   for (const id of bundle.requestIds) {
@@ -19,7 +19,9 @@ export async function supportVerdict(store: Store, bundle: SupportBundle, option
     if (found) requests.push(found);
     else unknownRequestIds.push(id);
   }
-  requests.sort((a, b) => b.at.localeCompare(a.at));
+  // The failure the user reported first (newest first), then what the diagnosis's own requests met.
+  const reported = new Set(bundle.reportedRequestIds);
+  requests.sort((a, b) => Number(reported.has(b.requestId)) - Number(reported.has(a.requestId)) || b.at.localeCompare(a.at));
   const failing = requests.filter((r) => !NOT_A_FAILURE.has(r.cause));
   const facts: string[] = [];
   if (bundle.requestIds.length > 0 && requests.length === 0) {
@@ -35,7 +37,8 @@ export async function supportVerdict(store: Store, bundle: SupportBundle, option
     const newest = failing[0]!;
     cause = newest.cause;
     source = 'service';
-    facts.unshift(`The gateway recorded ${failing.length} failing request(s); the newest, ${newest.requestId}: ${newest.cause}.`, ...newest.facts);
+    const which = reported.has(newest.requestId) ? 'the one the user reported' : 'the newest';
+    facts.unshift(`The gateway recorded ${failing.length} failing request(s); ${which}, ${newest.requestId}: ${newest.cause}.`, ...newest.facts);
     if (bundle.clientCause && !NOT_A_FAILURE.has(bundle.clientCause) && bundle.clientCause !== cause) {
       facts.push(`The user's diagnosis named ${bundle.clientCause}${bundle.clientObserved ? ` (${bundle.clientObserved})` : ''}; what the gateway recorded is more precise.`);
     }

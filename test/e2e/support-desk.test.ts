@@ -5,12 +5,15 @@
 // from that id alone; the operator API answers the same. `admin key find` and `admin user show`
 // read the same log.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { FakeUpstream, jsonReply, sseReply } from '../helpers/fake-upstream.ts';
 import { GatewayProcess, isolateClientEnvironment, type CreatedKey } from '../helpers/gateway-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { gwctl, makeSandbox, type Sandbox } from '../cli/gwctl-harness.ts';
 
 interface Verdict {
   requestId: string;
@@ -31,6 +34,9 @@ describe('support desk: from the request id a client saw to the cause', () => {
   let restoreEnv: () => void;
   let admin: CreatedKey;
   const seen = new Map<string, string>();
+  /** What each scenario's user had: the key and the base address their client used. */
+  const users = new Map<string, { key: string; baseUrl?: string }>();
+  const sandboxes: Sandbox[] = [];
 
   before(async () => {
     restoreEnv = isolateClientEnvironment();
@@ -65,6 +71,7 @@ describe('support desk: from the request id a client saw to the cause', () => {
   after(async () => {
     await gateway?.cleanup();
     await upstream?.close();
+    for (const s of sandboxes) s.cleanup();
     restoreEnv?.();
   });
 
@@ -92,8 +99,9 @@ describe('support desk: from the request id a client saw to the cause', () => {
     );
   }
 
-  async function expectCause(name: string, id: string, cause: string, check?: (v: Verdict) => void): Promise<Verdict> {
+  async function expectCause(name: string, id: string, cause: string, check?: (v: Verdict) => void, user?: { key: string; baseUrl?: string }): Promise<Verdict> {
     seen.set(name, id);
+    if (user) users.set(name, user);
     const verdict = await explain(id);
     assert.equal(verdict.cause, cause, `${name}: ${JSON.stringify(verdict, null, 2)}`);
     assert.equal(verdict.requestId, id);
@@ -111,19 +119,19 @@ describe('support desk: from the request id a client saw to the cause', () => {
       assert.ok(v.facts.some((f) => f.includes(key.id) && /deleted at \d{4}-\d\d-\d\d .* by cli:/.test(f)), v.facts.join('\n'));
       assert.equal(v.request.keyId, key.id);
       assert.equal(v.request.user, 'admin');
-    });
+    }, { key: key.key });
   });
 
   test('a key copied incompletely: KEY_UNKNOWN', async () => {
     const id = await failedRequestId(chat(admin.key.slice(0, -3)), 401);
-    await expectCause('truncated key', id, 'KEY_UNKNOWN', (v) => assert.ok(v.facts.some((f) => /No key of this service ever had the value/.test(f)), v.facts.join('\n')));
+    await expectCause('truncated key', id, 'KEY_UNKNOWN', (v) => assert.ok(v.facts.some((f) => /No key of this service ever had the value/.test(f)), v.facts.join('\n')), { key: admin.key.slice(0, -3) });
   });
 
   test('an expired key: KEY_EXPIRED', async () => {
     const key = await gateway.createKey('admin', 'short-lived');
     await gateway.adminJson(['key', 'update', key.id, '--expires', '2020-01-01T00:00:00Z']);
     const id = await failedRequestId(chat(key.key), 401);
-    await expectCause('expired key', id, 'KEY_EXPIRED', (v) => assert.ok(v.operatorCommands.some((c) => c.includes(key.id)), 'the command names the key'));
+    await expectCause('expired key', id, 'KEY_EXPIRED', (v) => assert.ok(v.operatorCommands.some((c) => c.includes(key.id)), 'the command names the key'), { key: key.key });
   });
 
   test('a disabled user: USER_DISABLED', async () => {
@@ -134,33 +142,33 @@ describe('support desk: from the request id a client saw to the cause', () => {
     await expectCause('disabled user', id, 'USER_DISABLED', (v) => {
       assert.equal(v.request.user, 'bob');
       assert.ok(v.operatorCommands.some((c) => c === 'gwctl admin user enable bob'), v.operatorCommands.join('\n'));
-    });
+    }, { key: key.key });
   });
 
   test('a used-up budget: QUOTA_EXCEEDED naming the budget; a per-key rate limit: RATE_LIMITED naming the limit', async () => {
     const budgeted = await gateway.adminJson<CreatedKey>(['key', 'create', '--user', 'admin', '--name', 'budgeted', '--budget-requests-day', '1']);
     assert.ok((await chat(budgeted.key)).choices[0]);
     const quota = await failedRequestId(chat(budgeted.key), 429);
-    await expectCause('used-up budget', quota, 'QUOTA_EXCEEDED', (v) => assert.ok(v.facts.some((f) => /daily budget of 1 requests/.test(f)), v.facts.join('\n')));
+    await expectCause('used-up budget', quota, 'QUOTA_EXCEEDED', (v) => assert.ok(v.facts.some((f) => /daily budget of 1 requests/.test(f)), v.facts.join('\n')), { key: budgeted.key });
 
     const limited = await gateway.adminJson<CreatedKey>(['key', 'create', '--user', 'admin', '--name', 'limited', '--rate-limit', '1']);
     assert.ok((await chat(limited.key)).choices[0]);
     const rate = await failedRequestId(chat(limited.key), 429);
-    await expectCause('rate limit', rate, 'RATE_LIMITED', (v) => assert.ok(v.facts.some((f) => /limited to 1 requests per minute/.test(f)), v.facts.join('\n')));
+    await expectCause('rate limit', rate, 'RATE_LIMITED', (v) => assert.ok(v.facts.some((f) => /limited to 1 requests per minute/.test(f)), v.facts.join('\n')), { key: limited.key });
   });
 
   test('a model outside the key\'s list: MODEL_NOT_ALLOWED; a model nobody serves: MODEL_UNKNOWN', async () => {
     const narrow = await gateway.adminJson<CreatedKey>(['key', 'create', '--user', 'admin', '--name', 'narrow', '--models', 'demo-embedding']);
     const id = await failedRequestId(chat(narrow.key), 403);
-    await expectCause('model not allowed', id, 'MODEL_NOT_ALLOWED');
+    await expectCause('model not allowed', id, 'MODEL_NOT_ALLOWED', undefined, { key: narrow.key });
     const unknown = await failedRequestId(chat(admin.key, 'gpt-nonexistent'), 404);
-    await expectCause('unknown model', unknown, 'MODEL_UNKNOWN');
+    await expectCause('unknown model', unknown, 'MODEL_UNKNOWN', undefined, { key: admin.key });
   });
 
   test('/v1/v1/messages (a messages client given the /v1 address): URL_DOUBLE_V1', async () => {
     const client = new Anthropic({ baseURL: `${gateway.textUrl}/v1`, apiKey: admin.key, maxRetries: 0 });
     const id = await failedRequestId(client.messages.create({ model: 'demo-chat', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }), 404);
-    await expectCause('doubled /v1', id, 'URL_DOUBLE_V1', (v) => assert.equal(v.request.path, '/v1/v1/messages'));
+    await expectCause('doubled /v1', id, 'URL_DOUBLE_V1', (v) => assert.equal(v.request.path, '/v1/v1/messages'), { key: admin.key, baseUrl: `${gateway.textUrl}/v1` });
   });
 
   test('an upstream 503: UPSTREAM_FAULT with the provider, its status and its request id; a provider refusing the gateway\'s key: UPSTREAM_AUTH', async () => {
@@ -170,12 +178,12 @@ describe('support desk: from the request id a client saw to the cause', () => {
       assert.equal(v.request.upstreamStatus, 503);
       assert.equal(v.request.upstreamRequestId, 'up-503-abc');
       assert.ok(v.facts.some((f) => f.includes('"flaky"') && f.includes('503') && f.includes('up-503-abc')), v.facts.join('\n'));
-    });
+    }, { key: admin.key });
     const locked = await failedRequestId(chat(admin.key, 'locked-model'), 502);
     await expectCause('upstream refused the gateway\'s key', locked, 'UPSTREAM_AUTH', (v) => {
       assert.equal(v.request.provider, 'locked');
       assert.match(v.userRemedy, /Nothing is wrong with your key/);
-    });
+    }, { key: admin.key });
   });
 
   test('a client gone mid-stream: CLIENT_ABORTED', async () => {
@@ -189,7 +197,7 @@ describe('support desk: from the request id a client saw to the cause', () => {
       break;
     }
     abort.abort();
-    await expectCause('client gone', id, 'CLIENT_ABORTED');
+    await expectCause('client gone', id, 'CLIENT_ABORTED', undefined, { key: admin.key });
   });
 
   test('the operator API gives the same verdicts; an unknown id is a 404 that says what to check', async () => {
@@ -229,5 +237,32 @@ describe('support desk: from the request id a client saw to the cause', () => {
     assert.match(text.stdout, /Cause: UPSTREAM_FAULT/);
     assert.match(text.stdout, /Tell the user: /);
     assert.ok(!`${text.stdout}${bob.stdout}${JSON.stringify(found)}${gateway.stdout}${gateway.stderr}`.includes(admin.key), 'no key value anywhere');
+  });
+
+  test('the same failures through the user\'s support bundle (gwctl diagnose --report FILE --request-id ID) and gwctl admin support FILE', async () => {
+    assert.equal(users.size, 12, [...users.keys()].join(', '));
+    for (const [name, user] of users) {
+      const sandbox = makeSandbox({ GWCTL_BASE_URL: user.baseUrl ?? gateway.textUrl, ANTHROPIC_AUTH_TOKEN: user.key });
+      sandboxes.push(sandbox);
+      const file = join(sandbox.home, 'gwctl-support.json');
+      const run = await gwctl(['diagnose', '--report', file, '--request-id', seen.get(name)!], sandbox.env);
+      assert.ok(run.code === 0 || run.code === 1, `${name}: diagnose ran (${run.code}): ${run.err}`);
+      const bundleText = readFileSync(file, 'utf8');
+      assert.ok(!bundleText.includes(user.key), `${name}: the key is not in the bundle`);
+      if (user.key !== admin.key) assert.ok(!bundleText.includes(admin.key));
+      const expected = (await explain(seen.get(name)!)).cause;
+      const verdict = await waitFor(
+        async () => {
+          const result = await gateway.admin(['support', file, '--json']);
+          assert.equal(result.code, 0, result.stderr);
+          const parsed = JSON.parse(result.stdout) as { verdict: { cause: string; source: string }; requests: Array<{ requestId: string }> };
+          // The diagnosis's own requests reach the log within a flush or two.
+          return parsed.requests.length > 1 ? parsed : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
+      assert.equal(verdict.verdict.cause, expected, `${name}: ${JSON.stringify(verdict.verdict)}`);
+      assert.equal(verdict.verdict.source, 'service', name);
+    }
   });
 });
