@@ -14,6 +14,7 @@ import { keyFormat } from './checks/key-format.ts';
 import { messagesRequest } from './checks/messages-request.ts';
 import { planeSame } from './checks/plane-same.ts';
 import { proxyRunning } from './checks/proxy-running.ts';
+import { protocolRequest } from './checks/protocol-request.ts';
 import { proxyUpstream } from './checks/proxy-upstream.ts';
 import { statusClassify } from './checks/status-classify.ts';
 
@@ -30,6 +31,8 @@ const ORDERED: ReadonlyArray<Check<DiagnoseContext>> = [
   proxyUpstream,
   messagesRequest,
   directRequest,
+  // After the model list under the client's base URL: the same key and address, now the client's protocol.
+  protocolRequest,
   faultLocate,
   // Last: it names the check among all the others that explains the status, so it agrees with the verdict.
   statusClassify,

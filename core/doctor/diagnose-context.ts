@@ -4,6 +4,7 @@
 // through that route. Everything is lazy and memoised, and every outside effect comes in through
 // DiagnoseDeps.
 import { fetchModels, type ModelsCall } from '../client/gateway-client.ts';
+import { sendProtocolProbe, type ProtocolCall } from './protocol-probe.ts';
 import type { HttpGet } from '../client/http-get.ts';
 import { readProxyServiceDefinition } from '../client/proxy-service-definition.ts';
 import { probeProxyHealth, type ProxyHealth } from '../client/proxy-client.ts';
@@ -120,6 +121,8 @@ export interface DiagnoseContext {
   model(): Promise<ModelChoice>;
   /** The short real POST /v1/messages through that route, or why it was not sent. */
   messages(): Promise<MessagesCall | { notSent: string }>;
+  /** A chat client's short real request in its own protocol (chat, Responses or Gemini), or why it was not sent. */
+  protocolCall(): Promise<ProtocolCall | { notSent: string }>;
 }
 
 function once<T>(make: () => T): () => T {
@@ -247,6 +250,20 @@ export function createDiagnoseContext(deps: DiagnoseDeps): DiagnoseContext {
       const model = choice.id ?? (prefix ? served.find((id) => id.startsWith(prefix)) : undefined) ?? profile.clientDefaultModel ?? undefined;
       if (!model) return { notSent: `no model known to ask for (${choice.reason}); see direct.request` };
       return sendMessagesProbe(deps.post, { baseUrl: route.baseUrl ?? service.root, route: route.kind, credential: { header: 'bearer', value: token.value }, model, timeoutMs: requestTimeoutMs });
+    }),
+    protocolCall: once(async (): Promise<ProtocolCall | { notSent: string }> => {
+      if (deps.sendRequest === false) return { notSent: 'not sent (--no-request)' };
+      if (!deps.post) return { notSent: 'not sent: no request transport in this run' };
+      const target = context.target();
+      const key = deps.env[target.keyVar];
+      if (!key) return { notSent: `no key in ${target.keyVar} to send; see direct.request` };
+      // The model list under the client's own base URL (already asked by direct.request) decides.
+      const listed = (await context.clientCall())?.models;
+      const choice = chooseModel({ profile, env: deps.env, list: listed ? { ids: listed } : undefined });
+      const model = choice.id ?? listed?.filter(isTextModel)[0];
+      if (!model) return { notSent: `no model known to ask for (${choice.reason}); see direct.request` };
+      const protocol = profile.protocol === 'messages' ? 'chat' : profile.protocol;
+      return sendProtocolProbe(deps.post, { protocol, root: service.root, key, model, timeoutMs: requestTimeoutMs });
     }),
   };
   return context;

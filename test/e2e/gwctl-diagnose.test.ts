@@ -191,8 +191,9 @@ test('--client chat: URL_MISSING_V1 for a chat base URL without /v1, no proxy ch
   const chat = await diagnose(s, ['--client', 'chat', '--base-url', gateway.textUrl]);
   assert.equal(chat.code, 1);
   assert.equal(chat.json.client, 'chat');
-  assert.deepEqual(chat.json.checks.map((c: { id: string }) => c.id), ['client.found', 'key.format', 'direct.request']);
+  assert.deepEqual(chat.json.checks.map((c: { id: string }) => c.id), ['client.found', 'key.format', 'direct.request', 'protocol.request']);
   assert.equal(chat.by['direct.request'].cause, 'URL_MISSING_V1');
+  assert.equal(chat.by['protocol.request'].status, 'skip', `no model list, so no model to ask for: ${chat.by['protocol.request'].observed}`);
   assert.deepEqual(chat.by['direct.request'].commands, [`gwctl verify --type chat --base-url ${gateway.textUrl}/v1`]);
   assert.deepEqual([chat.json.verdict.cause, chat.json.verdict.check], ['URL_MISSING_V1', 'direct.request']);
   assert.doesNotMatch(chat.out + chat.err, /proxy|POST \/v1\/messages/i, 'nothing about the proxy or the messages request for a chat client');

@@ -117,17 +117,18 @@ test('diagnose: the short real request shows what the client sees, labelled as a
   app.unmount();
 });
 
-test('diagnose: c chooses a chat-completions client: its base URL and key only, no proxy, nothing sent', async () => {
-  const m = setup({ env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9801' }, http: fakeHttp({ health: reply.refused() }) });
+test('diagnose: c chooses a chat-completions client: its base URL and key only, no proxy, one chat-completions request', async () => {
+  const chat: PostOutcome = { kind: 'response', status: 200, headers: { 'x-request-id': 'req_2', 'request-id': 'req_2', 'x-gateway-provider': 'demo' }, body: JSON.stringify({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Demo' } }] }), eventStream: false };
+  const m = setup({ env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9801' }, http: fakeHttp({ health: reply.refused() }), post: fakePost(() => chat) });
   const app = renderApp(m.deps, { size: { columns: 120, rows: 80 } });
   await app.press('3');
   await app.waitFor('What did the client show?', 'Client: messages client');
   await app.press('c');
   await app.waitFor('Client: chat-completions client', 'the proxy is for messages clients only', 'By hand: $ gwctl diagnose --client chat');
   await app.press(KEY.enter);
-  const result = flat(await app.waitFor('Diagnosis (no status given)', '✔ direct.request', 'OK:'));
+  const result = flat(await app.waitFor('Diagnosis (no status given)', '✔ direct.request', '✔ protocol.request', 'OK:'));
   assert.match(result, /GET http:\/\/gw\.test:8080\/v1\/models → 200/);
   assert.doesNotMatch(result, /proxy\.running|messages\.request/);
-  assert.equal(m.post.calls.length, 0, 'no messages request for a chat client');
+  assert.deepEqual(m.post.calls.map((c) => c.url), ['http://gw.test:8080/v1/chat/completions'], 'the short request in the chat client\'s own protocol, never /v1/messages');
   app.unmount();
 });

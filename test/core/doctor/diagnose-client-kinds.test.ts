@@ -15,11 +15,16 @@ test('the claude and custom profiles are messages clients: the proxy checks run'
   assert.equal(custom.report.client, 'messages');
 });
 
-test('a chat client: its base URL {base_url}/v1 and key, no proxy check, no messages request', async () => {
-  const { report, gets, posts } = await diagnose({ client: 'chat', env: { ANTHROPIC_AUTH_TOKEN: KEY } });
-  assert.deepEqual(report.checks.map((c) => c.id), ['client.found', 'key.format', 'direct.request']);
+test('a chat client: its base URL {base_url}/v1 and key, no proxy check, no messages request, one chat-completions request', async () => {
+  const { report, gets, posts, by } = await diagnose({ client: 'chat', env: { ANTHROPIC_AUTH_TOKEN: KEY } });
+  assert.deepEqual(report.checks.map((c) => c.id), ['client.found', 'key.format', 'direct.request', 'protocol.request']);
   assert.deepEqual(gets, [`${BASE}/v1/models`], 'the entry a chat client reaches; /health is never asked');
-  assert.equal(posts.length, 0);
+  assert.deepEqual(posts.map((p) => p.url), [`${BASE}/v1/chat/completions`], 'the short request in its own protocol, never /v1/messages');
+  assert.equal(JSON.parse(posts[0]!.body).max_tokens, 1);
+  assert.match(by['protocol.request'].observed, /→ 200 \(answered by provider "demo"\): a chat completions answer/);
+  const none = await diagnose({ client: 'chat', env: { ANTHROPIC_AUTH_TOKEN: KEY }, sendRequest: false });
+  assert.match(none.by['protocol.request'].observed, /not sent \(--no-request\)/);
+  assert.equal(none.posts.length, 0);
   assert.equal(report.ok, true);
   for (const id of PROXY_CHECKS) assert.ok(!diagnoseChecks(502, 'chat').some((c) => c.id === id), `${id} is for messages clients`);
 });

@@ -23,6 +23,7 @@ export const answer = (status: number, body: unknown, headers: Record<string, st
 export const refused: HttpOutcome = { kind: 'error', failure: { kind: 'refused', code: 'ECONNREFUSED', message: 'refused' } };
 export const MODELS = json(200, { object: 'list', data: [{ id: 'demo-chat' }] });
 export const REPLY = answer(200, { type: 'message', content: [{ type: 'text', text: 'Demo' }] }, { ...GATEWAY, 'x-gateway-provider': 'demo' });
+export const CHAT_REPLY = answer(200, { object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Demo' }, finish_reason: 'length' }] }, { ...GATEWAY, 'x-gateway-provider': 'demo' });
 
 const root = mkdtempSync(join(tmpdir(), 'gwctl-diag-h-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
@@ -39,6 +40,8 @@ export interface Scenario {
   /** Answers by URL; unlisted: /health ok, the models lists 200. */
   get?: Record<string, HttpOutcome>;
   messages?: PostOutcome;
+  /** The answer to a chat client's short chat-completions request (default: a normal one). */
+  chat?: PostOutcome;
   /** The running proxy's process environment as gwctl reads it; absent: not read. */
   proxyEnvironment?: ProxyEnvironmentReader;
 }
@@ -64,6 +67,8 @@ export async function diagnose(s: Scenario) {
   const posts: PostRequest[] = [];
   const post: HttpPost = async (request) => {
     posts.push(request);
+    // A chat client's short request in its own protocol gets a chat-completions answer.
+    if (request.url.endsWith('/v1/chat/completions')) return s.chat ?? CHAT_REPLY;
     return s.messages ?? REPLY;
   };
   const report = await runDiagnosis({ env, cwd: join(home, 'project'), settings, http, post, status: s.status, client: s.client, sendRequest: s.sendRequest, procVersion: () => '', proxyEnvironment: s.proxyEnvironment });
