@@ -1,5 +1,8 @@
 // A pooled keep-alive connection to one upstream origin, shared by the HTTP provider types.
-import { Pool, errors as undiciErrors } from 'undici';
+// undici is required when the first upstream is made, not when the gateway loads: a gateway on the
+// embedded default (the demo provider) never loads it, which keeps its idle memory down.
+import { createRequire } from 'node:module';
+import type { Pool } from 'undici';
 import type { RequestAbort } from '../relay/request-abort.ts';
 import { UpstreamError, type ProviderResponse } from './provider.ts';
 
@@ -13,6 +16,10 @@ export interface HttpUpstreamOptions {
   connections?: number;
 }
 
+type Undici = typeof import('undici');
+let undiciModule: Undici | undefined;
+const undici = (): Undici => (undiciModule ??= createRequire(import.meta.url)('undici') as Undici);
+
 export class HttpUpstream {
   private readonly pool: Pool;
   private readonly basePath: string;
@@ -22,7 +29,7 @@ export class HttpUpstream {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(this.origin, {
+    this.pool = new (undici().Pool)(this.origin, {
       // A cap would queue the 65th long stream behind the others until one ends.
       connections: options.connections ?? null,
       keepAliveTimeout: 30_000,
@@ -65,6 +72,7 @@ export class HttpUpstream {
   }
 
   private describe(error: unknown): unknown {
+    const undiciErrors = undici().errors;
     if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
       return new UpstreamError('timeout', this.options.providerName, `no answer within ${this.options.timeoutMs} ms`);
     }

@@ -38,6 +38,11 @@ describe('operator API parameters', () => {
       const entries = (await get('/admin/api/v1/audit?action=user.create')).json().entries as Array<{ action: string }>;
       assert.ok(entries.length >= 4 && entries.every((e) => e.action === 'user.create'));
     },
+    'GET /admin/api/v1/keys/find q': async () => {
+      const keys = (await get('/admin/api/v1/keys/find?q=sk-...zzzz')).json();
+      assert.equal(keys.kind, 'hint', 'sk-...zzzz is read as a masked key');
+      assert.equal((await get('/admin/api/v1/keys/find?q=')).statusCode, 400, 'an empty query is refused');
+    },
     'GET /admin/api/v1/keys user': async () => {
       const keys = (await get('/admin/api/v1/keys?user=pia')).json().keys as Array<{ user: string }>;
       assert.deepEqual(keys.map((k) => k.user), ['pia']);
