@@ -14,6 +14,7 @@ import { Lifecycle } from './lifecycle.ts';
 import { DemoProvider } from './providers/demo/demo-provider.ts';
 import { EMBEDDED_ALIASES } from './providers/model-aliases.ts';
 import { buildProviders, ModelRouter } from './providers/model-router.ts';
+import { servedModelIds } from './limits/account-bound.ts';
 import { BodyBudget } from './limits/body-budget.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_INFLIGHT_BODY_BYTES, DEFAULT_RATE_LIMIT_RPM, type ServeOptions } from './serve-options.ts';
 import { Store } from './store/store.ts';
@@ -38,6 +39,9 @@ function listenUrl(app: FastifyInstance, host: string): string {
   return `http://${shown}:${address.port}`;
 }
 
+/** The row this gateway's served models are announced under (one per instance name). */
+const SERVED_MODELS_INSTANCE = 'gateway';
+
 export type LogFormat = 'pretty' | 'json';
 
 /** Logs go to stderr: JSON lines, or one readable line per entry (`pretty`, for a person at a terminal). */
@@ -53,6 +57,8 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     : new ModelRouter([new DemoProvider()], { aliases: EMBEDDED_ALIASES });
   const store = await Store.open(options.databaseUrl, { poolSize: options.dbPoolSize, statementTimeoutMs: options.dbStatementTimeoutMs });
   const admin = await bootstrapAdmin(store, env);
+  // For the command line, which has no router: `gwctl admin key create --models` checks against it.
+  await store.servedModels.announce(SERVED_MODELS_INSTANCE, servedModelIds(router));
   const shared = await buildSharedParts(
     store,
     router,

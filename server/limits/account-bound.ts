@@ -30,6 +30,15 @@ export function checkUsableModels(models: readonly string[] | null | undefined, 
   }
 }
 
+/**
+ * What the running gateways serve, as they announced it at start (the command line has no router):
+ * every model of every instance; undefined when none has started on this database yet.
+ */
+export async function announcedServedModels(store: { servedModels: { list(): Promise<Array<{ models: string[] }>> } }): Promise<string[] | undefined> {
+  const announcements = await store.servedModels.list();
+  return announcements.length ? [...new Set(announcements.flatMap((a) => a.models))] : undefined;
+}
+
 /** Every model id some provider serves (public names, as keys list them). */
 export function servedModelIds(router: { providers: ReadonlyArray<{ models: ReadonlyArray<{ id: string }> }> }): string[] {
   return [...new Set(router.providers.flatMap((p) => p.models.map((m) => m.id)))];

@@ -237,6 +237,7 @@ export interface Database {
   usage_outcomes: UsageOutcomesTable;
   request_log: RequestLogTable;
   deleted_keys: DeletedKeysTable;
+  served_models: { instance: string; models: string; announced_at: string };
   prices: PricesTable;
   schema_probe: { id: Generated<number> };
 }

@@ -6,6 +6,7 @@ import { ImageHistoryRepo } from './image-history-repo.ts';
 import { KeysRepo } from './keys-repo.ts';
 import { OperatorTokensRepo } from './operator-tokens-repo.ts';
 import { DeletedKeysRepo } from './deleted-keys-repo.ts';
+import { ServedModelsRepo } from './served-models-repo.ts';
 import { PricesRepo } from './prices-repo.ts';
 import { RequestLogRepo } from './request-log-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
@@ -23,6 +24,7 @@ export class Store {
   readonly imageHistory: ImageHistoryRepo;
   readonly requestLog: RequestLogRepo;
   readonly deletedKeys: DeletedKeysRepo;
+  readonly servedModels: ServedModelsRepo;
   readonly prices: PricesRepo;
 
   constructor(readonly database: OpenedDatabase) {
@@ -36,6 +38,7 @@ export class Store {
     this.imageHistory = new ImageHistoryRepo(database.db);
     this.requestLog = new RequestLogRepo(database.db, database.runBatch);
     this.deletedKeys = new DeletedKeysRepo(database.db);
+    this.servedModels = new ServedModelsRepo(database.db);
     this.prices = new PricesRepo(database.db);
   }
 

@@ -73,3 +73,22 @@ describe('key limits through the built gateway and the admin CLI', () => {
     assert.ok(!`${gateway.stdout}${gateway.stderr}`.includes(key.key), 'the key value never reaches the logs');
   });
 });
+
+describe('the admin CLI refuses a key that could use nothing', () => {
+  let gateway: GatewayProcess;
+  before(async () => {
+    gateway = await GatewayProcess.start();
+  });
+  after(() => gateway?.cleanup());
+
+  test('models the running gateway does not serve: refused (exit 2) naming the served ones; a served one is taken', async () => {
+    const refused = await gateway.admin(['key', 'create', '--user', 'admin', '--models', 'gpt-nonexistent,claude-none']);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /serves none of gpt-nonexistent, claude-none, so the key could use nothing\. Served models: .*demo-chat/);
+    const created = await gateway.adminJson<CreatedKey & { limits: { models: string[] } }>(['key', 'create', '--user', 'admin', '--models', 'demo-chat,gpt-nonexistent']);
+    assert.deepEqual(created.limits.models, ['demo-chat', 'gpt-nonexistent'], 'one served model is enough');
+    const update = await gateway.admin(['key', 'update', created.id, '--models', 'gpt-nonexistent']);
+    assert.equal(update.code, 2, update.stderr);
+    assert.match(update.stderr, /serves none of gpt-nonexistent/);
+  });
+});

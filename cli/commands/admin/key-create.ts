@@ -30,10 +30,10 @@ export function keyCreateCommand(ctx: CliContext): CommandModule<object, Args> {
         try {
           const { applyPatch, NO_LIMITS } = await import('../../../server/limits/key-limits.ts');
           const { limitsPatchFrom } = await import('../../../server/limits/limits-input.ts');
-          const { checkUsableModels } = await import('../../../server/limits/account-bound.ts');
+          const { announcedServedModels, checkUsableModels } = await import('../../../server/limits/account-bound.ts');
           const limits = applyPatch(NO_LIMITS, limitsPatchFrom(limitFieldsOf(args)));
-          // The served models are the running gateway's; here only the owner's list can be checked.
-          checkUsableModels(limits.models, user.limits);
+          // The served models are those the gateway announced when it started on this database.
+          checkUsableModels(limits.models, user.limits, limits.models ? await announcedServedModels(store) : undefined);
           const created = await store.keys.create(user.id, args.name, limits);
           await store.audit.record({ ...cliActor(), action: 'key.create', target: `key:${created.id} ${created.hint}`, details: { user: user.username, name: created.name, limits: created.limits } });
           return created;

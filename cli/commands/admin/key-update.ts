@@ -30,11 +30,11 @@ export function keyUpdateCommand(ctx: CliContext): CommandModule<object, Args> {
         try {
           const patch = limitsPatchFrom(fields);
           if (patch.models) {
-            const { checkUsableModels } = await import('../../../server/limits/account-bound.ts');
+            const { announcedServedModels, checkUsableModels } = await import('../../../server/limits/account-bound.ts');
             const key = await store.keys.findById(args.id);
             const owner = key && (await store.users.findById(key.userId));
-            // The served models are the running gateway's; here only the owner's list can be checked.
-            if (owner) checkUsableModels(patch.models, owner.limits);
+            // The served models are those the gateway announced when it started on this database.
+            if (owner) checkUsableModels(patch.models, owner.limits, await announcedServedModels(store));
           }
           const updated = await store.keys.updateLimits(args.id, patch);
           if (updated) await store.audit.record({ ...cliActor(), action: 'key.update', target: `key:${updated.id} ${updated.hint}`, details: { changed: patch } });
