@@ -31,54 +31,50 @@ const SUPPORT_HELP = {
   ] as const,
 };
 
+interface VerdictText {
+  cause: string;
+  summary: string;
+  facts: readonly string[];
+  remedy: string;
+  userRemedy: string;
+}
+
+/** A verdict: the cause and what it means, where it was seen, the facts, both remedies. */
+function Verdict({ verdict: v, where, commands, theme }: { verdict: VerdictText; where: string; commands: readonly string[]; theme: Theme }): JSX.Element {
+  return (
+    <Box flexDirection="column">
+      <Text bold color={v.cause === 'OK' ? theme.color('pass') : theme.color('fail')}>
+        {v.cause} <Text color={undefined}>{v.summary}</Text>
+      </Text>
+      <Text color={theme.color('muted')}>{where}</Text>
+      {v.facts.map((f, i) => (
+        <Text key={i}>- {f}</Text>
+      ))}
+      <Text bold>Operator:</Text>
+      <Text>{v.remedy}</Text>
+      {commands.map((c, i) => (
+        <Text key={i} color={theme.color('accent')}>
+          {'  '}$ {c}
+        </Text>
+      ))}
+      <Text bold>Tell the user:</Text>
+      <Text>{v.userRemedy}</Text>
+    </Box>
+  );
+}
+
 function Lines({ answer, theme }: { answer: SupportAnswer; theme: Theme }): JSX.Element {
   const muted = theme.color('muted');
   if (answer.kind === 'request') {
     const v = answer.verdict;
     const r = v.request;
-    return (
-      <Box flexDirection="column">
-        <Text bold color={v.cause === 'OK' ? theme.color('pass') : theme.color('fail')}>
-          {v.cause} <Text color={undefined}>{v.summary}</Text>
-        </Text>
-        <Text color={muted}>
-          {v.requestId} · {r.method} {r.path} → {v.status}
-          {r.errorCode ? ` ${r.errorCode}` : ''}
-          {r.user ? ` · ${r.user}` : ''}
-          {r.provider ? ` · provider ${r.provider}${r.upstreamStatus ? ` ${r.upstreamStatus}` : ''}` : ''}
-        </Text>
-        {v.facts.map((f, i) => (
-          <Text key={i}>- {f}</Text>
-        ))}
-        <Text bold>Operator:</Text>
-        <Text>{v.remedy}</Text>
-        {v.operatorCommands.map((c, i) => (
-          <Text key={`o${i}`} color={theme.color('accent')}>  $ {c}</Text>
-        ))}
-        <Text bold>Tell the user:</Text>
-        <Text>{v.userRemedy}</Text>
-      </Box>
-    );
+    const where = `${v.requestId} · ${r.method} ${r.path} → ${v.status}${r.errorCode ? ` ${r.errorCode}` : ''}${r.user ? ` · ${r.user}` : ''}${r.provider ? ` · provider ${r.provider}${r.upstreamStatus ? ` ${r.upstreamStatus}` : ''}` : ''}`;
+    return <Verdict verdict={v} where={where} commands={v.operatorCommands} theme={theme} />;
   }
   if (answer.kind === 'bundle') {
     const v = answer.verdict.verdict;
-    return (
-      <Box flexDirection="column">
-        <Text bold color={v.cause === 'OK' ? theme.color('pass') : theme.color('fail')}>
-          {v.cause} <Text color={undefined}>{v.summary}</Text>
-        </Text>
-        <Text color={muted}>
-          {answer.file} · decided by {v.source === 'service' ? 'what the gateway recorded' : "the user's diagnosis"} · {answer.verdict.requests.length} request(s) found
-        </Text>
-        {v.facts.map((f, i) => (
-          <Text key={i}>- {f}</Text>
-        ))}
-        <Text bold>Operator:</Text>
-        <Text>{v.remedy}</Text>
-        <Text bold>Tell the user:</Text>
-        <Text>{v.userRemedy}</Text>
-      </Box>
-    );
+    const where = `${answer.file} · decided by ${v.source === 'service' ? 'what the gateway recorded' : "the user's diagnosis"} · ${answer.verdict.requests.length} request(s) found`;
+    return <Verdict verdict={v} where={where} commands={[]} theme={theme} />;
   }
   const { result } = answer;
   if (result.keys.length === 0 && result.refusedValues.length === 0) return <Text>Nothing matches {result.query} (read as a {result.kind}).</Text>;
