@@ -5,10 +5,17 @@
 // in Vertex mode calls it with that token; the openai SDK's AzureOpenAI client (legacy deployments)
 // and the OpenAI client on /openai/v1 call the Azure fake.
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { BedrockRuntimeClient, InvokeModelCommand, InvokeModelWithResponseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
+import { GoogleGenAI } from '@google/genai';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { JWT } from 'google-auth-library';
+import OpenAI, { AzureOpenAI } from 'openai';
+import { FakeAzure } from '../helpers/cloud/fake-azure.ts';
 import { FakeBedrock } from '../helpers/cloud/fake-bedrock.ts';
+import { FakeVertex } from '../helpers/cloud/fake-vertex.ts';
+import { makeServiceAccount, type TestServiceAccount } from '../helpers/cloud/service-account.ts';
 
 const REGION = 'us-east-1';
 const CREDENTIALS = { accessKeyId: 'AKIAFAKEEXAMPLE', secretAccessKey: 'fake-secret-for-tests', sessionToken: 'fake-session-token' };
@@ -83,5 +90,91 @@ describe('the Bedrock fake against @aws-sdk/client-bedrock-runtime', { timeout: 
       wrongSecret.destroy();
       wrongKey.destroy();
     }
+  });
+});
+
+describe('the Vertex fake against google-auth-library and @google/genai', { timeout: 120_000 }, () => {
+  const PROJECT = 'test-project';
+  const LOCATION = 'us-east5';
+  let fake: FakeVertex;
+  let account: TestServiceAccount;
+
+  before(async () => {
+    fake = await FakeVertex.start({ project: PROJECT, region: LOCATION });
+    account = makeServiceAccount(PROJECT, fake.tokenUri);
+    fake.trustAccount(account);
+  });
+  after(() => fake.close());
+
+  /** The library's JWT client for the account, its token requests sent to the key file's token_uri. */
+  function jwtClient(privateKey = account.json.private_key!): JWT {
+    const client = new JWT({ email: account.email, key: privateKey, keyId: account.keyId, scopes: ['https://www.googleapis.com/auth/cloud-platform'], additionalClaims: { aud: fake.tokenUri } });
+    client.transporter.interceptors.request.add({
+      resolved: async (options) => {
+        if (String(options.url) === 'https://oauth2.googleapis.com/token') options.url = new URL(fake.tokenUri);
+        return options;
+      },
+    });
+    return client;
+  }
+
+  test('google-auth-library exchanges a signed assertion for a token; a key that is not the account\'s is refused', async () => {
+    const token = await jwtClient().getAccessToken();
+    assert.match(String(token.token), /^ya29\.fake-/);
+    const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    await assert.rejects(jwtClient(stranger).getAccessToken(), /invalid_grant: Invalid JWT Signature/);
+  });
+
+  test('@google/genai in Vertex mode calls generateContent and streams with that token', async () => {
+    const ai = new GoogleGenAI({ vertexai: true, project: PROJECT, location: LOCATION, apiVersion: 'v1', httpOptions: { baseUrl: fake.url }, googleAuthOptions: { authClient: jwtClient() } });
+    const answer = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hi' });
+    assert.equal(answer.text, fake.geminiAnswer.text);
+    assert.equal(answer.usageMetadata?.promptTokenCount, fake.geminiAnswer.usage.promptTokenCount);
+    let streamed = '';
+    for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'hi' })) streamed += chunk.text ?? '';
+    assert.equal(streamed, fake.geminiAnswer.text);
+    assert.match(fake.requests.at(-1)!.path, /^\/v1\/projects\/test-project\/locations\/us-east5\/publishers\/google\/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse$/);
+  });
+
+  test('a token the fake did not issue is UNAUTHENTICATED', async () => {
+    const madeUp = { getRequestHeaders: async () => new Headers({ authorization: 'Bearer ya29.made-up' }) };
+    const ai = new GoogleGenAI({ vertexai: true, project: PROJECT, location: LOCATION, apiVersion: 'v1', httpOptions: { baseUrl: fake.url }, googleAuthOptions: { authClient: madeUp as never } });
+    await assert.rejects(ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hi' }), (e: Error & { status?: number }) => e.status === 401 && /UNAUTHENTICATED/.test(e.message));
+  });
+});
+
+describe('the Azure fake against the openai SDK (AzureOpenAI on legacy deployments, OpenAI on /openai/v1)', { timeout: 120_000 }, () => {
+  const KEY = 'azure-test-key';
+  let fake: FakeAzure;
+
+  before(async () => {
+    fake = await FakeAzure.start({ apiKey: KEY, deployments: ['gpt-4o-prod', 'embed-prod'] });
+  });
+  after(() => fake.close());
+
+  test('AzureOpenAI: chat JSON and stream, embeddings, at /openai/deployments/{deployment}/…?api-version=', async () => {
+    const client = new AzureOpenAI({ endpoint: fake.url, apiKey: KEY, apiVersion: '2024-10-21', deployment: 'gpt-4o-prod' });
+    const answer = await client.chat.completions.create({ model: 'gpt-4o-prod', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(answer.choices[0]!.message.content, fake.answer.text);
+    assert.equal(fake.requests.at(-1)!.path, '/openai/deployments/gpt-4o-prod/chat/completions?api-version=2024-10-21');
+    let streamed = '';
+    for await (const chunk of await client.chat.completions.create({ model: 'gpt-4o-prod', messages: [{ role: 'user', content: 'hi' }], stream: true })) streamed += chunk.choices[0]?.delta.content ?? '';
+    assert.equal(streamed, fake.answer.text);
+    const embedder = new AzureOpenAI({ endpoint: fake.url, apiKey: KEY, apiVersion: '2024-10-21', deployment: 'embed-prod' });
+    const vectors = await embedder.embeddings.create({ model: 'embed-prod', input: 'hi', encoding_format: 'float' });
+    assert.deepEqual(vectors.data[0]!.embedding, [0.6, 0.8]);
+  });
+
+  test('OpenAI on the v1 API: chat, Responses JSON and stream; a wrong key is 401', async () => {
+    const client = new OpenAI({ baseURL: `${fake.url}/openai/v1`, apiKey: 'unused', defaultHeaders: { 'api-key': KEY } });
+    const chat = await client.chat.completions.create({ model: 'gpt-4o-prod', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(chat.choices[0]!.message.content, fake.answer.text);
+    const response = await client.responses.create({ model: 'gpt-4o-prod', input: 'hi' });
+    assert.equal(response.output_text, fake.answer.text);
+    const final = await client.responses.stream({ model: 'gpt-4o-prod', input: 'hi' }).finalResponse();
+    assert.equal(final.output_text, fake.answer.text);
+    assert.equal(final.usage?.input_tokens_details.cached_tokens, fake.answer.usage.cacheRead);
+    const wrong = new OpenAI({ baseURL: `${fake.url}/openai/v1`, apiKey: 'unused', defaultHeaders: { 'api-key': 'wrong' }, maxRetries: 0 });
+    await assert.rejects(wrong.chat.completions.create({ model: 'gpt-4o-prod', messages: [{ role: 'user', content: 'hi' }] }), (e: Error & { status?: number }) => e.status === 401);
   });
 });
