@@ -109,7 +109,7 @@ export class FakeBedrock {
       { method: req.method!, protocol: 'http:', hostname: '127.0.0.1', path: req.url!.split('?')[0]!, query, headers, body } as never,
       { signingDate: new Date(Date.UTC(+date[1]!, +date[2]! - 1, +date[3]!, +date[4]!, +date[5]!, +date[6]!)) },
     );
-    const ours = String((expected as { headers: Record<string, string> }).headers.authorization);
+    const ours = String((expected as unknown as { headers: Record<string, string> }).headers.authorization);
     if (ours !== authorization) {
       return { status: 403, type: 'InvalidSignatureException', message: 'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.' };
     }
