@@ -90,6 +90,8 @@ export interface Provider {
   supports(operation: Operation, upstreamModel?: string): boolean;
   /** Where the gateway's own credential for it comes from (`$NAME`), named when the upstream refuses it; never the value. */
   readonly credentialSource?: string;
+  /** Where a cloud provider runs (an AWS or Google Cloud region), shown to operators. */
+  readonly region?: string;
   /** Throws UpstreamError for connection failures and timeouts before a response arrives. */
   send(request: ProviderRequest): Promise<ProviderResponse>;
   close(): Promise<void>;

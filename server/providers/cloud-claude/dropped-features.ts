@@ -1,6 +1,7 @@
 // Betas and body fields a cloud does not accept, dropped from requests on their way to it: counted
-// by provider, kind and name for the metrics, and told to one listener (the gateway's log), so an
-// operator sees which client features a cloud did not get. Never carries values, only names.
+// by provider, kind and name for the metrics, and told once per provider and name to one listener
+// (the gateway's log, which would otherwise get a line per request), so an operator sees which client
+// features a cloud did not get. Never carries values, only names.
 export interface DroppedFeature {
   provider: string;
   kind: 'beta' | 'field';
@@ -10,6 +11,7 @@ export interface DroppedFeature {
 type Listener = (dropped: DroppedFeature) => void;
 
 const counts = new Map<string, { feature: DroppedFeature; count: number }>();
+const told = new Set<string>();
 let listener: Listener | undefined;
 
 export function noteDroppedFeature(feature: DroppedFeature): void {
@@ -17,6 +19,8 @@ export function noteDroppedFeature(feature: DroppedFeature): void {
   const entry = counts.get(key);
   if (entry) entry.count += 1;
   else counts.set(key, { feature, count: 1 });
+  if (told.has(key)) return;
+  told.add(key);
   listener?.(feature);
 }
 
