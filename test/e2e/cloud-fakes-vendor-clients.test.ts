@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { BedrockRuntimeClient, InvokeModelCommand, InvokeModelWithResponseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
+import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, InvokeModelCommand, InvokeModelWithResponseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI } from '@google/genai';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { JWT } from 'google-auth-library';
@@ -71,6 +71,30 @@ describe('the Bedrock fake against @aws-sdk/client-bedrock-runtime', { timeout: 
         for await (const _ of answer.body!) void _;
       })(),
       (error: Error) => error.name === 'ThrottlingException' && /Too many tokens/.test(error.message),
+    );
+  });
+
+  test('Converse and ConverseStream: the SDK reads the answer and the stream events of a non-Claude model', async () => {
+    const NOVA = 'us.amazon.nova-pro-v1:0';
+    const messages = [{ role: 'user' as const, content: [{ text: 'hi' }] }];
+    const answer = await client.send(new ConverseCommand({ modelId: NOVA, messages, inferenceConfig: { maxTokens: 64 } }));
+    assert.equal(answer.output?.message?.content?.[0]?.text, fake.converseAnswer.text);
+    assert.equal(answer.usage?.cacheReadInputTokens, fake.converseAnswer.usage.cacheReadInputTokens);
+    const streamed = await client.send(new ConverseStreamCommand({ modelId: NOVA, messages }));
+    let text = '';
+    let usage: { inputTokens?: number } | undefined;
+    let stop: string | undefined;
+    for await (const event of streamed.stream!) {
+      text += event.contentBlockDelta?.delta?.text ?? '';
+      if (event.messageStop) stop = event.messageStop.stopReason;
+      if (event.metadata) usage = event.metadata.usage;
+    }
+    assert.equal(text, fake.converseAnswer.text);
+    assert.equal(stop, 'end_turn');
+    assert.equal(usage?.inputTokens, fake.converseAnswer.usage.inputTokens);
+    await assert.rejects(
+      client.send(new ConverseCommand({ modelId: NOVA, messages: [...messages, { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'f', input: {} } }] }] })),
+      (e: Error) => e.name === 'ValidationException' && /toolConfig/.test(e.message),
     );
   });
 

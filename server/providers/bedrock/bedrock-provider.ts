@@ -1,9 +1,10 @@
-// Amazon Bedrock (type `bedrock`): Claude models through InvokeModel and
-// InvokeModelWithResponseStream, spoken as the messages protocol so every client protocol reaches
-// them through the usual translation. Requests are signed with Signature Version 4 (service
-// `bedrock`) from an access key, or carry a Bedrock API key as Bearer. The model id (or a
-// cross-region inference profile such as `us.anthropic.…`) goes in the path; the body gets
-// Bedrock's `anthropic_version` and the client's betas as `anthropic_beta`.
+// Amazon Bedrock (type `bedrock`), spoken as the messages protocol so every client protocol reaches
+// it through the usual translation: Claude models through InvokeModel and
+// InvokeModelWithResponseStream (the body gets Bedrock's `anthropic_version` and the client's betas
+// as `anthropic_beta`), other models through Converse and ConverseStream (converse-exchange.ts).
+// Requests are signed with Signature Version 4 (service `bedrock`) from an access key, or carry a
+// Bedrock API key as Bearer. The model id (or a cross-region inference profile such as
+// `us.anthropic.…`) goes in the path.
 import { readBody } from '../../relay/read-body.ts';
 import { bufferedAnswer } from '../buffered-answer.ts';
 import { HttpUpstream } from '../http-upstream.ts';
@@ -14,9 +15,12 @@ import { cloudClaudeBody } from '../cloud-claude/claude-request-body.ts';
 import { AwsRequestSigner, type AwsCredentials } from './aws-request-signer.ts';
 import { awsErrorMessage, awsErrorName, mapAwsError, messagesErrorBody } from './bedrock-errors.ts';
 import { bedrockStreamAsSse } from './bedrock-stream.ts';
+import { converseAnswerAsMessages, converseBody, converseStreamAsSse } from './converse-exchange.ts';
+import { DEFAULT_TRANSLATION } from '../../protocols/translation.ts';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 const MAX_ERROR_BODY = 1024 * 1024;
+const MAX_ANSWER_BODY = 64 * 1024 * 1024;
 
 export interface BedrockProviderOptions {
   name: string;
@@ -64,23 +68,31 @@ export class BedrockProvider implements Provider {
     if (options.credentials) this.signer = new AwsRequestSigner('bedrock', options.region, options.credentials);
   }
 
-  supports(operation: Operation, upstreamModel?: string): boolean {
-    if (upstreamModel !== undefined && !isBedrockClaude(upstreamModel)) return false;
+  supports(operation: Operation): boolean {
     return operation === 'messages' || operation === 'count_tokens';
   }
 
   async send(request: ProviderRequest): Promise<ProviderResponse> {
     const model = encodeURIComponent(request.upstreamModel);
-    const { body } = cloudClaudeBody(request.json, {
-      provider: this.name,
-      table: BEDROCK_CLAUDE_FEATURES,
-      anthropicVersion: BEDROCK_ANTHROPIC_VERSION,
-      betaHeader: request.headers['anthropic-beta'],
-      betasInBody: true,
-    });
     const counting = request.operation === 'count_tokens';
-    const path = counting ? `/model/${model}/count-tokens` : `/model/${model}/${request.stream ? 'invoke-with-response-stream' : 'invoke'}`;
-    const payload = counting ? { input: { invokeModel: { body: JSON.stringify({ ...body, max_tokens: body.max_tokens ?? 1 }) } } } : body;
+    const claude = isBedrockClaude(request.upstreamModel);
+    let body: Record<string, unknown>;
+    if (claude) {
+      body = cloudClaudeBody(request.json, {
+        provider: this.name,
+        table: BEDROCK_CLAUDE_FEATURES,
+        anthropicVersion: BEDROCK_ANTHROPIC_VERSION,
+        betaHeader: request.headers['anthropic-beta'],
+        betasInBody: true,
+      }).body;
+    } else {
+      const converse = converseBody(request.json, request.upstreamModel, this.translation ?? DEFAULT_TRANSLATION);
+      if ('refused' in converse) return converse.refused;
+      body = converse.body;
+    }
+    const action = counting ? 'count-tokens' : claude ? (request.stream ? 'invoke-with-response-stream' : 'invoke') : request.stream ? 'converse-stream' : 'converse';
+    const path = `/model/${model}/${action}`;
+    const payload = !counting ? body : claude ? { input: { invokeModel: { body: JSON.stringify({ ...body, max_tokens: body.max_tokens ?? 1 }) } } } : { input: { converse: { messages: body.messages, ...(body.system ? { system: body.system } : {}) } } };
     const bytes = Buffer.from(JSON.stringify(payload));
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -92,9 +104,11 @@ export class BedrockProvider implements Provider {
     const response = await this.upstream.request('POST', path, bytes, signed, request.signal);
     if (response.status >= 400) return this.errorAnswer(response);
     if (counting) return this.countAnswer(response);
-    if (!(response.headers['content-type'] ?? '').includes('application/vnd.amazon.eventstream')) return response;
+    const eventStream = (response.headers['content-type'] ?? '').includes('application/vnd.amazon.eventstream');
+    if (!eventStream) return claude ? response : converseAnswerAsMessages(await readBody(response.body, MAX_ANSWER_BODY), request.upstreamModel);
     const { 'content-type': _type, ...rest } = response.headers;
-    return { status: response.status, headers: { ...rest, 'content-type': 'text/event-stream' }, body: bedrockStreamAsSse(response.body) };
+    const events = claude ? bedrockStreamAsSse(response.body) : converseStreamAsSse(response.body, request.upstreamModel);
+    return { status: response.status, headers: { ...rest, 'content-type': 'text/event-stream' }, body: events };
   }
 
   private async errorAnswer(response: ProviderResponse): Promise<ProviderResponse> {

@@ -1,5 +1,6 @@
 // A fake Amazon Bedrock runtime on 127.0.0.1: InvokeModel and InvokeModelWithResponseStream for
-// Claude (event-stream framing written with AWS's codec), CountTokens. Every request's signature is
+// Claude, Converse and ConverseStream for other models (event-stream framing written with AWS's
+// codec), CountTokens. Every request's signature is
 // checked by recomputing it with AWS's own signer from the credentials the fake was given (or a
 // Bedrock API key as Bearer); a bad one gets the AWS error Bedrock gives. Tests script failures
 // (throttling, validation, model not ready, mid-stream exceptions) and read back what arrived.
@@ -22,7 +23,7 @@ export interface BedrockRequest {
   path: string;
   /** The model id from the path, decoded. */
   model: string;
-  action: 'invoke' | 'invoke-with-response-stream' | 'count-tokens';
+  action: 'invoke' | 'invoke-with-response-stream' | 'converse' | 'converse-stream' | 'count-tokens';
   headers: IncomingMessage['headers'];
   body: any;
 }
@@ -47,6 +48,8 @@ export class FakeBedrock {
   readonly requests: BedrockRequest[] = [];
   /** What Claude answers (its usage too). */
   answer = { text: 'Hello from Claude on Bedrock', usage: { input: 11, output: 6, cacheRead: 3, cacheCreation: 2 } as ClaudeUsage };
+  /** What other models answer through Converse. */
+  converseAnswer = { text: 'Hello from Nova on Bedrock', usage: { inputTokens: 8, outputTokens: 5, cacheReadInputTokens: 2, cacheWriteInputTokens: 0 } };
   private failures: BedrockFailure[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly signer?: SignatureV4;
@@ -122,7 +125,7 @@ export class FakeBedrock {
     const raw = Buffer.concat(chunks);
     const refused = await this.refusal(req, raw);
     if (refused) return awsError(res, refused.status, refused.type, refused.message);
-    const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|count-tokens)$/.exec(req.url!.split('?')[0]!);
+    const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|converse-stream|count-tokens)$/.exec(req.url!.split('?')[0]!);
     if (req.method !== 'POST' || !match) return awsError(res, 404, 'UnknownOperationException', `no operation at ${req.method} ${req.url}`);
     const model = decodeURIComponent(match[1]!);
     const action = match[2] as BedrockRequest['action'];
@@ -136,9 +139,10 @@ export class FakeBedrock {
     const failure = this.failures.shift();
     if (failure && 'status' in failure) return awsError(res, failure.status, failure.type, failure.message);
     if (action === 'count-tokens') {
-      const invoke = JSON.parse(body.input.invokeModel.body);
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ inputTokens: JSON.stringify(invoke.messages).length >> 2 }));
+      const messages = body.input.invokeModel ? JSON.parse(body.input.invokeModel.body).messages : body.input.converse.messages;
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ inputTokens: JSON.stringify(messages).length >> 2 }));
     }
+    if (action === 'converse' || action === 'converse-stream') return this.converse(action, body, failure, res);
     if (body.anthropic_version !== 'bedrock-2023-05-31') return awsError(res, 400, 'ValidationException', 'anthropic_version: invalid or missing');
     for (const field of ['model', 'stream']) if (field in body) return awsError(res, 400, 'ValidationException', `extraneous key [${field}] is not permitted`);
     if (!Number.isInteger(body.max_tokens)) return awsError(res, 400, 'ValidationException', 'max_tokens: field required');
@@ -156,6 +160,32 @@ export class FakeBedrock {
       const payload = event.type === 'message_stop' ? { ...event, 'amazon-bedrock-invocationMetrics': { inputTokenCount: usage.input, outputTokenCount: usage.output } } : event;
       res.write(frame({ ':event-type': 'chunk', ':message-type': 'event', ':content-type': 'application/json' }, { bytes: Buffer.from(JSON.stringify(payload)).toString('base64'), p: 'abcdefghij' }));
     }
+    res.end();
+  }
+
+  private converse(action: 'converse' | 'converse-stream', body: any, failure: BedrockFailure | undefined, res: ServerResponse): void {
+    if (!Array.isArray(body.messages) || body.messages.some((m: any) => !Array.isArray(m.content))) return awsError(res, 400, 'ValidationException', 'messages: each message needs a content list');
+    const usesTools = JSON.stringify(body.messages).includes('"toolUse"');
+    if (usesTools && !body.toolConfig) return awsError(res, 400, 'ValidationException', 'The toolConfig field must be defined when using toolUse and toolResult content blocks.');
+    if ('model' in body || 'max_tokens' in body) return awsError(res, 400, 'ValidationException', 'extraneous key is not permitted');
+    const { text, usage } = this.converseAnswer;
+    if (action === 'converse') {
+      const answer = { output: { message: { role: 'assistant', content: [{ text }] } }, stopReason: 'end_turn', usage: { ...usage, totalTokens: usage.inputTokens + usage.outputTokens }, metrics: { latencyMs: 12 } };
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    }
+    res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+    const event = (type: string, payload: unknown) => res.write(frame({ ':event-type': type, ':message-type': 'event', ':content-type': 'application/json' }, payload));
+    event('messageStart', { role: 'assistant' });
+    for (const [i, piece] of piecesOf(text).entries()) {
+      if (failure && 'midStream' in failure && i === 1) {
+        res.write(frame({ ':message-type': 'exception', ':exception-type': failure.midStream, ':content-type': 'application/json' }, { message: failure.message }));
+        return void res.end();
+      }
+      event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: piece } });
+    }
+    event('contentBlockStop', { contentBlockIndex: 0 });
+    event('messageStop', { stopReason: 'end_turn' });
+    event('metadata', { usage: { ...usage, totalTokens: usage.inputTokens + usage.outputTokens }, metrics: { latencyMs: 12 } });
     res.end();
   }
 }

@@ -1,6 +1,6 @@
 // The three cloud provider types inside the gateway (app.inject), each pointed at its fake: every
 // client protocol (chat completions, messages, Responses, Gemini), JSON and stream, reaches Claude on
-// Bedrock, Claude and Gemini on Vertex, and GPT on Azure; usage is read from each answer; refused
+// Bedrock, another Bedrock model through Converse, Claude and Gemini on Vertex, and GPT on Azure; usage is read from each answer; refused
 // credentials, AWS errors and Vertex token refusals come back with the right status and message.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +20,7 @@ const ENV = { AWS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET: CREDENTIALS.secre
 
 const MODELS = {
   'claude-bedrock': 'Hello from Claude on Bedrock',
+  'nova-bedrock': 'Hello from Nova on Bedrock',
   'claude-vertex': 'Hello from Claude on Vertex',
   'gemini-vertex': 'Hello from Gemini on Vertex',
   'gpt-azure': 'Hello from GPT on Azure',
@@ -51,7 +52,7 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     ENV.VERTEX_SA = account.writeTo(dir);
     const config = parseGatewayConfig('providers.yaml', {
       providers: [
-        { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', retries: 0, models: [{ name: 'claude-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }] },
+        { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', retries: 0, models: [{ name: 'claude-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }, { name: 'nova-bedrock', upstreamModel: 'us.amazon.nova-pro-v1:0' }] },
         { name: 'gcp', type: 'vertex', project: 'test-project', region: 'us-east5', baseUrl: vertex.url, credentialsFileEnv: 'VERTEX_SA', retries: 0, models: [{ name: 'claude-vertex', upstreamModel: 'claude-sonnet-4-5@20250929' }, { name: 'gemini-vertex', upstreamModel: 'gemini-2.5-flash' }] },
         { name: 'az', type: 'azure', baseUrl: azure.url, apiKeyEnv: 'AZURE_KEY', retries: 0, models: [{ name: 'gpt-azure', upstreamModel: 'gpt-4o-prod' }] },
       ],
@@ -67,6 +68,22 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
 
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
     gateway.text.inject({ method: 'POST', url, headers: { ...bearer(key), 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) });
+
+  test('a Converse model: tool history without tool definitions gets definitions, an unsupported field is refused by name', async () => {
+    const history = [
+      { role: 'user', content: 'weather?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
+    ];
+    const answer = await post('/v1/messages', { model: 'nova-bedrock', max_tokens: 50, messages: history });
+    assert.equal(answer.statusCode, 200, answer.body);
+    const sent = bedrock.requests.at(-1)!.body;
+    assert.deepEqual(sent.toolConfig, { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } }] });
+    assert.deepEqual(sent.messages[2].content[0], { toolResult: { toolUseId: 'toolu_1', content: [{ text: 'sunny' }], status: 'success' } });
+    const refused = await post('/v1/messages', { model: 'nova-bedrock', max_tokens: 50, messages: history, thinking: { type: 'enabled', budget_tokens: 2000 } });
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.match(refused.json().error.message, /reached through Bedrock Converse.*thinking/);
+  });
 
   for (const model of Object.keys(MODELS) as Model[]) {
     const expected = MODELS[model];
@@ -91,6 +108,7 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
       const events = sseData(stream.body);
       assert.equal(events.filter((e) => e.type === 'content_block_delta').map((e) => e.delta.text).join(''), expected);
       assert.equal(events.at(-1).type, 'message_stop');
+      assert.ok(events.find((e) => e.type === 'message_delta').usage.output_tokens > 0, stream.body);
     });
 
     test(`${model}: Responses, JSON and stream`, async () => {
