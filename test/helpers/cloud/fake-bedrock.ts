@@ -31,6 +31,9 @@ export interface BedrockRequest {
 export type BedrockFailure = { status: number; type: string; message: string } | { midStream: string; message: string };
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
+/** Like Bedrock, the fake refuses any other top-level key and any beta it does not know. */
+const CLAUDE_KEYS = new Set(['anthropic_version', 'anthropic_beta', 'max_tokens', 'messages', 'system', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'tools', 'tool_choice', 'thinking', 'context_management', 'output_config']);
+const CLAUDE_BETAS = new Set(['interleaved-thinking-2025-05-14', 'context-1m-2025-08-07', 'context-management-2025-06-27', 'effort-2025-11-24', 'token-efficient-tools-2025-02-19', 'output-128k-2025-02-19', 'tool-search-tool-2025-10-19']);
 const AWS_TYPE_URL = ':http://internal.amazon.com/coral/com.amazon.bedrock/';
 
 function awsError(res: ServerResponse, status: number, type: string, message: string): void {
@@ -144,7 +147,8 @@ export class FakeBedrock {
     }
     if (action === 'converse' || action === 'converse-stream') return this.converse(action, body, failure, res);
     if (body.anthropic_version !== 'bedrock-2023-05-31') return awsError(res, 400, 'ValidationException', 'anthropic_version: invalid or missing');
-    for (const field of ['model', 'stream']) if (field in body) return awsError(res, 400, 'ValidationException', `extraneous key [${field}] is not permitted`);
+    for (const field of Object.keys(body)) if (!CLAUDE_KEYS.has(field)) return awsError(res, 400, 'ValidationException', `extraneous key [${field}] is not permitted`);
+    for (const beta of body.anthropic_beta ?? []) if (!CLAUDE_BETAS.has(beta)) return awsError(res, 400, 'ValidationException', `invalid beta flag: ${beta}`);
     if (!Number.isInteger(body.max_tokens)) return awsError(res, 400, 'ValidationException', 'max_tokens: field required');
     const { text, usage } = this.answer;
     if (action === 'invoke') {

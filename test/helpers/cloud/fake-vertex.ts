@@ -29,6 +29,9 @@ export interface VertexRequest {
 }
 
 const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+/** Like Vertex, the fake refuses any other top-level key of a Claude request and any beta it does not know. */
+const CLAUDE_KEYS = new Set(['anthropic_version', 'max_tokens', 'messages', 'system', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'tools', 'tool_choice', 'thinking', 'context_management', 'output_config', 'metadata', 'stream']);
+const CLAUDE_BETAS = new Set(['interleaved-thinking-2025-05-14', 'context-1m-2025-08-07', 'context-management-2025-06-27', 'fine-grained-tool-streaming-2025-05-14', 'effort-2025-11-24']);
 
 function googleError(res: ServerResponse, code: number, status: string, message: string): void {
   res.writeHead(code, { 'content-type': 'application/json; charset=UTF-8' });
@@ -112,7 +115,7 @@ export class FakeVertex {
       return googleError(res, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
     }
     this.requests.push({ path: req.url!, publisher, model: decodeURIComponent(model), method, headers: req.headers, body });
-    if (publisher === 'anthropic') return this.claude(decodeURIComponent(model), method, body, res);
+    if (publisher === 'anthropic') return this.claude(decodeURIComponent(model), method, body, res, String(req.headers['anthropic-beta'] ?? ''));
     return this.gemini(decodeURIComponent(model), method, url, res);
   }
 
@@ -143,13 +146,16 @@ export class FakeVertex {
     res.end(JSON.stringify({ access_token: token, expires_in: lifetime, token_type: 'Bearer' }));
   }
 
-  private claude(model: string, method: string, body: any, res: ServerResponse): void {
+  private claude(model: string, method: string, body: any, res: ServerResponse, betas: string): void {
     if (body.anthropic_version !== 'vertex-2023-10-16') return googleError(res, 400, 'INVALID_ARGUMENT', 'anthropic_version: vertex-2023-10-16 is required');
+    const invalid = (message: string) => void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }));
+    for (const beta of betas.split(',').filter(Boolean)) if (!CLAUDE_BETAS.has(beta.trim())) return invalid(`Unexpected value(s) \`${beta}\` for the \`anthropic-beta\` header.`);
+    const keys = model === 'count-tokens' ? new Set([...CLAUDE_KEYS, 'model']) : CLAUDE_KEYS;
+    for (const field of Object.keys(body)) if (!keys.has(field)) return invalid(`${field}: Extra inputs are not permitted`);
     if (model === 'count-tokens' && method === 'rawPredict') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify({ input_tokens: JSON.stringify(body.messages).length >> 2 }));
     }
-    if ('model' in body) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'model: Extra inputs are not permitted' } }));
     const { text, usage } = this.claudeAnswer;
     if (method === 'rawPredict') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(claudeJson(model, text, usage)));
     if (method !== 'streamRawPredict' || body.stream !== true) return googleError(res, 400, 'INVALID_ARGUMENT', 'streamRawPredict needs "stream": true');
