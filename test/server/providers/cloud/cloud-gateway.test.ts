@@ -46,7 +46,8 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     dir = mkdtempSync(join(tmpdir(), 'gwctl-cloud-'));
     bedrock = await FakeBedrock.start({ region: 'us-east-1', credentials: CREDENTIALS });
     vertex = await FakeVertex.start({ project: 'test-project', region: 'us-east5' });
-    azure = await FakeAzure.start({ apiKey: ENV.AZURE_KEY!, deployments: ['gpt-4o-prod'] });
+    azure = await FakeAzure.start({ apiKey: ENV.AZURE_KEY!, accessToken: 'entra-token-for-tests', deployments: ['gpt-4o-prod', 'embed-prod'] });
+    ENV.AZURE_TOKEN = 'entra-token-for-tests';
     const account = makeServiceAccount('test-project', vertex.tokenUri);
     vertex.trustAccount(account);
     ENV.VERTEX_SA = account.writeTo(dir);
@@ -54,7 +55,8 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
       providers: [
         { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', retries: 0, models: [{ name: 'claude-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }, { name: 'nova-bedrock', upstreamModel: 'us.amazon.nova-pro-v1:0' }] },
         { name: 'gcp', type: 'vertex', project: 'test-project', region: 'us-east5', baseUrl: vertex.url, credentialsFileEnv: 'VERTEX_SA', retries: 0, models: [{ name: 'claude-vertex', upstreamModel: 'claude-sonnet-4-5@20250929' }, { name: 'gemini-vertex', upstreamModel: 'gemini-2.5-flash' }] },
-        { name: 'az', type: 'azure', baseUrl: azure.url, apiKeyEnv: 'AZURE_KEY', retries: 0, models: [{ name: 'gpt-azure', upstreamModel: 'gpt-4o-prod' }] },
+        { name: 'az', type: 'azure', baseUrl: azure.url, apiKeyEnv: 'AZURE_KEY', retries: 0, models: [{ name: 'gpt-azure', upstreamModel: 'gpt-4o-prod' }, { name: 'embed-azure', upstreamModel: 'embed-prod', kind: 'embedding' }] },
+        { name: 'az-legacy', type: 'azure', baseUrl: azure.url, accessTokenEnv: 'AZURE_TOKEN', apiVersion: '2024-10-21', retries: 0, models: [{ name: 'gpt-azure-legacy', upstreamModel: 'gpt-4o-prod' }, { name: 'embed-azure-legacy', upstreamModel: 'embed-prod', kind: 'embedding' }] },
       ],
     });
     gateway = await createTestGateway({ providers: buildProviders(config.providers, ENV) });
@@ -68,6 +70,30 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
 
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
     gateway.text.inject({ method: 'POST', url, headers: { ...bearer(key), 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) });
+
+  test('Azure: legacy deployment paths with an Entra ID token, the v1 API with the key, embeddings on both', async () => {
+    const chat = await post('/v1/chat/completions', { model: 'gpt-azure-legacy', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(chat.statusCode, 200, chat.body);
+    const legacy = azure.requests.at(-1)!;
+    assert.equal(legacy.path, '/openai/deployments/gpt-4o-prod/chat/completions?api-version=2024-10-21');
+    assert.equal(legacy.headers.authorization, 'Bearer entra-token-for-tests');
+    assert.equal(legacy.headers['api-key'], undefined);
+    const responses = await post('/v1/responses', { model: 'gpt-azure-legacy', input: 'hi' });
+    assert.equal(responses.statusCode, 200, responses.body);
+    assert.equal(azure.requests.at(-1)!.path, '/openai/responses?api-version=2024-10-21');
+    assert.equal(azure.requests.at(-1)!.body.model, 'gpt-4o-prod');
+    for (const [model, path] of [['embed-azure', '/openai/v1/embeddings'], ['embed-azure-legacy', '/openai/deployments/embed-prod/embeddings?api-version=2024-10-21']] as const) {
+      const embedded = await post('/v1/embeddings', { model, input: 'hi' });
+      assert.equal(embedded.statusCode, 200, embedded.body);
+      assert.deepEqual(embedded.json().data[0].embedding, [0.6, 0.8]);
+      assert.equal(azure.requests.at(-1)!.path, path);
+    }
+    assert.equal((await post('/v1/chat/completions', { model: 'gpt-azure', messages: [{ role: 'user', content: 'hi' }] })).statusCode, 200);
+    const v1 = azure.requests.at(-1)!;
+    assert.equal(v1.path, '/openai/v1/chat/completions');
+    assert.equal(v1.body.model, 'gpt-4o-prod');
+    assert.equal(v1.headers['api-key'], ENV.AZURE_KEY);
+  });
 
   test('a Converse model: tool history without tool definitions gets definitions, an unsupported field is refused by name', async () => {
     const history = [
