@@ -26,9 +26,12 @@ export interface BedrockRequest {
   action: 'invoke' | 'invoke-with-response-stream' | 'converse' | 'converse-stream' | 'count-tokens';
   headers: IncomingMessage['headers'];
   body: any;
+  /** How the exchange ended: whole, or the caller left before the answer was complete. */
+  ended: Promise<'completed' | 'aborted-by-client'>;
 }
 
-export type BedrockFailure = { status: number; type: string; message: string } | { midStream: string; message: string };
+/** An AWS error answer; an exception after a few stream events; or a stream that stops sending after a few events and never ends. */
+export type BedrockFailure = { status: number; type: string; message: string } | { midStream: string; message: string } | { hangAfterEvents: number };
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 /** Like Bedrock, the fake refuses any other top-level key and any beta it does not know. */
@@ -138,7 +141,8 @@ export class FakeBedrock {
     } catch {
       return awsError(res, 400, 'ValidationException', 'Malformed input request, please reformat your input and try again.');
     }
-    this.requests.push({ path: req.url!, model, action, headers: req.headers, body });
+    const ended = new Promise<'completed' | 'aborted-by-client'>((resolve) => res.once('close', () => resolve(res.writableFinished ? 'completed' : 'aborted-by-client')));
+    this.requests.push({ path: req.url!, model, action, headers: req.headers, body, ended });
     const failure = this.failures.shift();
     if (failure && 'status' in failure) return awsError(res, failure.status, failure.type, failure.message);
     if (action === 'count-tokens') {
@@ -157,6 +161,7 @@ export class FakeBedrock {
     res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-request-id' });
     const events = claudeEvents(model, piecesOf(text), usage);
     for (const [i, event] of events.entries()) {
+      if (failure && 'hangAfterEvents' in failure && i === failure.hangAfterEvents) return;
       if (failure && 'midStream' in failure && i === 3) {
         res.write(frame({ ':message-type': 'exception', ':exception-type': failure.midStream, ':content-type': 'application/json' }, { message: failure.message }));
         break;

@@ -9,6 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
 import { parseGatewayConfig } from '../../../../server/config/gateway-file.ts';
 import { buildProviders } from '../../../../server/providers/model-router.ts';
 import { drainDroppedFeatures } from '../../../../server/providers/cloud-claude/dropped-features.ts';
@@ -19,7 +21,7 @@ import { makeServiceAccount } from '../../../helpers/cloud/service-account.ts';
 import { bearer, createTestGateway, type TestGateway } from '../../../helpers/test-app.ts';
 
 const CREDENTIALS = { accessKeyId: 'AKIAGATEWAYTEST', secretAccessKey: 'gateway-secret-for-tests' };
-const SECRETS = { AWS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET: CREDENTIALS.secretAccessKey, AWS_WRONG_SECRET: 'not-the-real-secret-123', AZURE_KEY: 'azure-key-right', AZURE_WRONG_KEY: 'azure-key-wrong-456', VERTEX_TOKEN: 'ya29.expired-token-789' };
+const SECRETS = { BEDROCK_API_KEY: 'bedrock-api-key-right', BEDROCK_WRONG_API_KEY: 'bedrock-api-key-wrong-321', AWS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET: CREDENTIALS.secretAccessKey, AWS_WRONG_SECRET: 'not-the-real-secret-123', AZURE_KEY: 'azure-key-right', AZURE_WRONG_KEY: 'azure-key-wrong-456', VERTEX_TOKEN: 'ya29.expired-token-789' };
 const CLAUDE_ON_BEDROCK = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 
 describe('cloud providers: refusals, errors, dropped features, token refresh', { timeout: 120_000 }, () => {
@@ -33,7 +35,7 @@ describe('cloud providers: refusals, errors, dropped features, token refresh', {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gwctl-cloud-'));
-    bedrock = await FakeBedrock.start({ region: 'eu-west-1', credentials: CREDENTIALS });
+    bedrock = await FakeBedrock.start({ region: 'eu-west-1', credentials: CREDENTIALS, apiKey: SECRETS.BEDROCK_API_KEY });
     vertex = await FakeVertex.start({ project: 'test-project', region: 'global', tokenLifetimeSeconds: 120 });
     azure = await FakeAzure.start({ apiKey: SECRETS.AZURE_KEY, deployments: ['gpt-4o-prod'] });
     const trusted = makeServiceAccount('test-project', vertex.tokenUri);
@@ -45,6 +47,8 @@ describe('cloud providers: refusals, errors, dropped features, token refresh', {
     const config = parseGatewayConfig('providers.yaml', {
       providers: [
         { name: 'aws', type: 'bedrock', region: 'eu-west-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', retries: 0, models: claude('claude-ok') },
+        { name: 'aws-key', type: 'bedrock', region: 'eu-west-1', baseUrl: bedrock.url, apiKeyEnv: 'BEDROCK_API_KEY', retries: 0, models: claude('claude-api-key') },
+        { name: 'aws-key-bad', type: 'bedrock', region: 'eu-west-1', baseUrl: bedrock.url, apiKeyEnv: 'BEDROCK_WRONG_API_KEY', retries: 0, models: claude('claude-bad-api-key') },
         { name: 'aws-bad', type: 'bedrock', region: 'eu-west-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_WRONG_SECRET', retries: 0, models: claude('claude-bad-secret') },
         { name: 'gcp', type: 'vertex', project: 'test-project', region: 'global', baseUrl: vertex.url, credentialsFileEnv: 'VERTEX_SA', retries: 0, models: [{ name: 'claude-vertex', upstreamModel: 'claude-sonnet-4-5@20250929' }, { name: 'gemini-vertex', upstreamModel: 'gemini-2.5-flash' }] },
         { name: 'gcp-token', type: 'vertex', project: 'test-project', region: 'global', baseUrl: vertex.url, accessTokenEnv: 'VERTEX_TOKEN', retries: 0, models: [{ name: 'gemini-expired', upstreamModel: 'gemini-2.5-flash' }] },
@@ -79,6 +83,37 @@ describe('cloud providers: refusals, errors, dropped features, token refresh', {
     assert.match(answer.json().error.message, /"aws-bad" refused the gateway's credentials.*\$AWS_KEY_ID, \$AWS_WRONG_SECRET/);
     assert.equal(answer.headers['x-should-retry'], 'false');
     noSecret(answer.body);
+  });
+
+  test('a Bedrock API key goes as Bearer; a wrong one is a 502 naming its variable', async () => {
+    const answer = await chat('claude-api-key');
+    assert.equal(answer.statusCode, 200, answer.body);
+    assert.equal(bedrock.requests.at(-1)!.headers.authorization, `Bearer ${SECRETS.BEDROCK_API_KEY}`);
+    const refused = await chat('claude-bad-api-key');
+    assert.equal(refused.statusCode, 502, refused.body);
+    assert.match(refused.json().error.message, /"aws-key-bad".*\(\$BEDROCK_WRONG_API_KEY\)/);
+    noSecret(refused.body);
+  });
+
+  test('a client leaving a Bedrock stream stops the upstream call', async () => {
+    await gateway.text.listen({ port: 0, host: '127.0.0.1' });
+    const port = (gateway.text.server.address() as AddressInfo).port;
+    bedrock.failNext({ hangAfterEvents: 3 });
+    const leaving = new AbortController();
+    const response = await request(`http://127.0.0.1:${port}/v1/messages`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-ok', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      signal: leaving.signal,
+    });
+    assert.equal(response.statusCode, 200);
+    let received = '';
+    for await (const chunk of response.body) {
+      received += Buffer.from(chunk).toString('utf8');
+      if (received.includes('content_block_start')) break;
+    }
+    leaving.abort();
+    assert.equal(await bedrock.requests.at(-1)!.ended, 'aborted-by-client');
   });
 
   test('a wrong Azure key and an expired Vertex token are 502s naming their variables', async () => {

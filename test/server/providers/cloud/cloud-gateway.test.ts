@@ -15,8 +15,9 @@ import { FakeVertex } from '../../../helpers/cloud/fake-vertex.ts';
 import { makeServiceAccount } from '../../../helpers/cloud/service-account.ts';
 import { bearer, createTestGateway, type TestGateway } from '../../../helpers/test-app.ts';
 
-const CREDENTIALS = { accessKeyId: 'AKIAGATEWAYTEST', secretAccessKey: 'gateway-secret-for-tests' };
-const ENV = { AWS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET: CREDENTIALS.secretAccessKey, AZURE_KEY: 'azure-key-for-tests' } as Record<string, string>;
+// Temporary credentials: the session token is signed along (x-amz-security-token).
+const CREDENTIALS = { accessKeyId: 'ASIAGATEWAYTEST', secretAccessKey: 'gateway-secret-for-tests', sessionToken: 'gateway-session-token-for-tests' };
+const ENV = { AWS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET: CREDENTIALS.secretAccessKey, AWS_SESSION: CREDENTIALS.sessionToken, AZURE_KEY: 'azure-key-for-tests' } as Record<string, string>;
 
 const MODELS = {
   'claude-bedrock': 'Hello from Claude on Bedrock',
@@ -53,7 +54,7 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     ENV.VERTEX_SA = account.writeTo(dir);
     const config = parseGatewayConfig('providers.yaml', {
       providers: [
-        { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', retries: 0, models: [{ name: 'claude-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }, { name: 'nova-bedrock', upstreamModel: 'us.amazon.nova-pro-v1:0' }] },
+        { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', sessionTokenEnv: 'AWS_SESSION', retries: 0, models: [{ name: 'claude-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }, { name: 'nova-bedrock', upstreamModel: 'us.amazon.nova-pro-v1:0' }] },
         { name: 'gcp', type: 'vertex', project: 'test-project', region: 'us-east5', baseUrl: vertex.url, credentialsFileEnv: 'VERTEX_SA', retries: 0, models: [{ name: 'claude-vertex', upstreamModel: 'claude-sonnet-4-5@20250929' }, { name: 'gemini-vertex', upstreamModel: 'gemini-2.5-flash' }] },
         { name: 'az', type: 'azure', baseUrl: azure.url, apiKeyEnv: 'AZURE_KEY', retries: 0, models: [{ name: 'gpt-azure', upstreamModel: 'gpt-4o-prod' }, { name: 'embed-azure', upstreamModel: 'embed-prod', kind: 'embedding' }] },
         { name: 'az-legacy', type: 'azure', baseUrl: azure.url, accessTokenEnv: 'AZURE_TOKEN', apiVersion: '2024-10-21', retries: 0, models: [{ name: 'gpt-azure-legacy', upstreamModel: 'gpt-4o-prod' }, { name: 'embed-azure-legacy', upstreamModel: 'embed-prod', kind: 'embedding' }] },
@@ -118,6 +119,7 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
       assert.equal(json.statusCode, 200, json.body);
       assert.equal(json.json().choices[0].message.content, expected);
       assert.ok(json.json().usage.prompt_tokens > 0);
+      if (model.endsWith('-bedrock')) assert.equal(bedrock.requests.at(-1)!.headers['x-amz-security-token'], CREDENTIALS.sessionToken);
       const stream = await post('/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
       assert.equal(stream.statusCode, 200, stream.body);
       const chunks = sseData(stream.body);
