@@ -27,7 +27,17 @@ export interface AzureFields {
 
 export type CloudFields = BedrockFields | VertexFields | AzureFields;
 
-const INLINE_CREDENTIALS = ['accessKeyId', 'secretAccessKey', 'sessionToken', 'accessToken', 'credentials', 'credentialsFile', 'privateKey', 'private_key'];
+/** Inline credential fields, and the field that names the variable to put each in instead. */
+const INLINE_CREDENTIALS: Record<string, string> = {
+  accessKeyId: 'accessKeyIdEnv',
+  secretAccessKey: 'secretAccessKeyEnv',
+  sessionToken: 'sessionTokenEnv',
+  accessToken: 'accessTokenEnv',
+  credentials: 'credentialsFileEnv',
+  credentialsFile: 'credentialsFileEnv',
+  privateKey: 'credentialsFileEnv',
+  private_key: 'credentialsFileEnv',
+};
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const REGION = /^[a-z0-9-]+$/;
 
@@ -48,8 +58,8 @@ function region(entry: Record<string, unknown>, fail: Fail, example: string): st
 /** The cloud fields of one provider entry, or undefined for the other types; `fail` reports a field of that entry. */
 export function parseCloudFields(type: string, entry: Record<string, unknown>, fail: Fail): CloudFields | undefined {
   if (type !== 'bedrock' && type !== 'vertex' && type !== 'azure') return undefined;
-  for (const field of INLINE_CREDENTIALS) {
-    if (field in entry) fail(field, `is an inline credential; put it in an environment variable and name that with ${field.replace(/^private_?[kK]ey$/, 'credentialsFile')}Env`);
+  for (const [field, instead] of Object.entries(INLINE_CREDENTIALS)) {
+    if (field in entry) fail(field, `is an inline credential; put it in an environment variable and name that with ${instead}`);
   }
   if (entry.baseUrl !== undefined && (typeof entry.baseUrl !== 'string' || !/^https?:\/\//.test(entry.baseUrl))) fail('baseUrl', 'must be an http(s) URL');
   switch (type) {

@@ -32,7 +32,8 @@ describe('providers file: bedrock, vertex and azure fields', () => {
     refused({ type: 'bedrock', region: 'us-east-1' }, /accessKeyIdEnv and secretAccessKeyEnv \(or apiKeyEnv/);
     refused({ type: 'bedrock', region: 'us-east-1', accessKeyIdEnv: 'AK' }, /secretAccessKeyEnv is needed too/);
     refused({ type: 'bedrock', region: 'us-east-1', accessKeyIdEnv: 'AK', secretAccessKeyEnv: 'SK', apiKeyEnv: 'K' }, /apiKeyEnv cannot be combined/);
-    refused({ type: 'bedrock', region: 'us-east-1', secretAccessKey: 'inline' }, /secretAccessKey is an inline credential/);
+    refused({ type: 'bedrock', region: 'us-east-1', secretAccessKey: 'inline' }, /secretAccessKey is an inline credential; .* name that with secretAccessKeyEnv/);
+    refused({ type: 'vertex', project: 'p', region: 'global', credentials: { private_key: 'inline' } }, /credentials is an inline credential; .* name that with credentialsFileEnv/);
     refused({ type: 'vertex', region: 'us-east5', accessTokenEnv: 'T' }, /project must be a Google Cloud project id/);
     refused({ type: 'vertex', project: 'p', region: 'us-east5' }, /credentialsFileEnv or accessTokenEnv \(exactly one\)/);
     refused({ type: 'vertex', project: 'p', region: 'us-east5', accessTokenEnv: 'T', credentialsFileEnv: 'F' }, /exactly one/);
