@@ -121,6 +121,7 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
         );
       }
     }
+    const credentialSource = config.apiKeyEnv ? `$${config.apiKeyEnv}` : undefined;
     switch (config.type) {
       case 'demo':
         return new DemoProvider({
@@ -132,11 +133,11 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
           imageLimits: { pixelBudget: config.imagePixelBudget ?? DEFAULT_IMAGE_PIXEL_BUDGET, concurrency: config.imageConcurrency || DEFAULT_IMAGE_CONCURRENCY },
         });
       case 'openai':
-        return new OpenAiProvider({ ...common, baseUrl: config.baseUrl!, apiKey, responsesApi: config.responsesApi });
+        return new OpenAiProvider({ ...common, credentialSource, baseUrl: config.baseUrl!, apiKey, responsesApi: config.responsesApi });
       case 'anthropic':
-        return new AnthropicProvider({ ...common, baseUrl: config.baseUrl!, apiKey, authHeader: config.authHeader });
+        return new AnthropicProvider({ ...common, credentialSource, baseUrl: config.baseUrl!, apiKey, authHeader: config.authHeader });
       case 'gemini':
-        return new GeminiProvider({ ...common, baseUrl: config.baseUrl ?? GEMINI_PUBLIC_BASE_URL, apiKey });
+        return new GeminiProvider({ ...common, credentialSource, baseUrl: config.baseUrl ?? GEMINI_PUBLIC_BASE_URL, apiKey });
       default:
         throw new ConfigError('bad_config_file', `Provider "${config.name}" of type ${config.type} has no settings for its cloud.`, 'Fix the providers file; see server/README.md for its format.');
     }

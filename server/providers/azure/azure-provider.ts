@@ -10,18 +10,15 @@ export interface AzureProviderOptions extends HttpProviderOptions {
   apiVersion?: string;
   /** An Entra ID access token instead of the `api-key`. */
   accessToken?: string;
-  credentialSource: string;
 }
 
 const PATHS: Partial<Record<Operation, string>> = { chat: '/chat/completions', responses: '/responses', response_lookup: '/responses', embeddings: '/embeddings' };
 
 export class AzureProvider extends HttpProvider {
   readonly type = 'azure';
-  readonly credentialSource: string;
 
   constructor(private readonly options: AzureProviderOptions) {
     super(options, PATHS);
-    this.credentialSource = options.credentialSource;
   }
 
   protected override pathFor(request: ProviderRequest): string {

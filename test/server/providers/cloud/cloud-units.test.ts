@@ -43,6 +43,24 @@ describe('providers file: bedrock, vertex and azure fields', () => {
     refused({ type: 'azure', baseUrl: 'https://r.openai.azure.com' }, /apiKeyEnv or accessTokenEnv/);
   });
 
+  test('every provider type names where its credential comes from (for the 502 when it is refused), never the value', () => {
+    const env = { K: 'value-1', AK: 'value-2', SK: 'value-3', T: 'value-4' };
+    const sources = buildProviders(
+      parseGatewayConfig('p.yaml', {
+        providers: [
+          { name: 'o', type: 'openai', baseUrl: 'http://127.0.0.1:1/v1', apiKeyEnv: 'K', models: ['a'] },
+          { name: 'm', type: 'anthropic', baseUrl: 'http://127.0.0.1:1', apiKeyEnv: 'K', models: ['b'] },
+          { name: 'b', type: 'bedrock', region: 'us-east-1', accessKeyIdEnv: 'AK', secretAccessKeyEnv: 'SK', models: ['c'] },
+          { name: 'v', type: 'vertex', project: 'p', region: 'global', accessTokenEnv: 'T', models: ['d'] },
+          { name: 'z', type: 'azure', baseUrl: 'https://r.openai.azure.com', apiKeyEnv: 'K', models: ['e'] },
+        ],
+      }).providers,
+      env,
+    ).map((p) => p.credentialSource ?? '');
+    assert.deepEqual(sources.map((s) => s.split(';')[0]), ['$K', '$K', '$AK, $SK', '$T', '$K']);
+    for (const value of Object.values(env)) assert.ok(!sources.join().includes(value));
+  });
+
   test('a missing variable or unusable service-account file stops start-up naming provider and variable', () => {
     const build = (provider: Record<string, unknown>, env: Record<string, string>) => () => buildProviders(parse(provider).providers, env);
     assert.throws(build({ type: 'bedrock', region: 'us-east-1', accessKeyIdEnv: 'AK', secretAccessKeyEnv: 'SK' }, { AK: 'x' }), /Provider "c" takes its secret access key from \$SK, which is not set/);
