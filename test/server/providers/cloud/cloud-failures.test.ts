@@ -85,6 +85,12 @@ describe('cloud providers: refusals, errors, dropped features, token refresh', {
     noSecret(answer.body);
   });
 
+  test('a cloud provider whose credential keeps being refused cools down like any provider', async () => {
+    for (let i = 0; i < 3; i += 1) assert.equal((await chat('claude-bad-secret')).statusCode, 502);
+    assert.equal(gateway.deps.router.health.state('aws-bad'), 'cooling');
+    assert.equal(gateway.deps.router.health.state('aws'), 'healthy');
+  });
+
   test('a Bedrock API key goes as Bearer; a wrong one is a 502 naming its variable', async () => {
     const answer = await chat('claude-api-key');
     assert.equal(answer.statusCode, 200, answer.body);
