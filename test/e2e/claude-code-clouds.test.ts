@@ -71,6 +71,10 @@ describe('the real Claude Code CLI through the gateway to Claude on Bedrock and 
     assert.ok(sent, `Bedrock got: ${bedrock.requests.map((r) => r.action).join(', ')}`);
     assert.equal(sent.model, 'global.anthropic.claude-sonnet-4-5-20250929-v1:0');
     assert.ok(Array.isArray(sent.body.tools) && sent.body.tools.length > 0, 'Claude Code\'s tools reached Bedrock');
+    // Claude Code's own beta is not one Bedrock takes: dropped, and said once in the gateway's log.
+    assert.ok(!(sent.body.anthropic_beta ?? []).includes('claude-code-20250219'));
+    const logged = gw.stderr.split('\n').filter((line) => line.includes('"provider":"aws"') && line.includes('"beta":"claude-code-20250219"') && line.includes('dropped beta'));
+    assert.equal(logged.length, 1, gw.stderr);
   });
 
   test('Claude on Vertex answers Claude Code', async () => {
