@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, InvokeModelCommand, InvokeModelWithResponseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
+import { BedrockRuntimeClient, ConverseCommand, CountTokensCommand, ConverseStreamCommand, InvokeModelCommand, InvokeModelWithResponseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI } from '@google/genai';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { JWT } from 'google-auth-library';
@@ -96,6 +96,11 @@ describe('the Bedrock fake against @aws-sdk/client-bedrock-runtime', { timeout: 
       client.send(new ConverseCommand({ modelId: NOVA, messages: [...messages, { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'f', input: {} } }] }] })),
       (e: Error) => e.name === 'ValidationException' && /toolConfig/.test(e.message),
     );
+  });
+
+  test('CountTokens: the SDK sends the invoke body as a blob, and reads the count', async () => {
+    const counted = await client.send(new CountTokensCommand({ modelId: CLAUDE, input: { invokeModel: { body: new TextEncoder().encode(body) } } }));
+    assert.equal(counted.inputTokens, JSON.stringify(JSON.parse(body).messages).length >> 2);
   });
 
   test('errors: throttling and validation parse as the SDK exceptions', async () => {

@@ -92,7 +92,8 @@ export class BedrockProvider implements Provider {
     }
     const action = counting ? 'count-tokens' : claude ? (request.stream ? 'invoke-with-response-stream' : 'invoke') : request.stream ? 'converse-stream' : 'converse';
     const path = `/model/${model}/${action}`;
-    const payload = !counting ? body : claude ? { input: { invokeModel: { body: JSON.stringify({ ...body, max_tokens: body.max_tokens ?? 1 }) } } } : { input: { converse: { messages: body.messages, ...(body.system ? { system: body.system } : {}) } } };
+    // CountTokens takes the invoke body as a blob, which AWS's JSON protocol writes as base64.
+    const payload = !counting ? body : claude ? { input: { invokeModel: { body: Buffer.from(JSON.stringify({ ...body, max_tokens: body.max_tokens ?? 1 })).toString('base64') } } } : { input: { converse: { messages: body.messages, ...(body.system ? { system: body.system } : {}) } } };
     const bytes = Buffer.from(JSON.stringify(payload));
     const headers: Record<string, string> = {
       'content-type': 'application/json',

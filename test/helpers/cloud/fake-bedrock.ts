@@ -146,7 +146,8 @@ export class FakeBedrock {
     const failure = this.failures.shift();
     if (failure && 'status' in failure) return awsError(res, failure.status, failure.type, failure.message);
     if (action === 'count-tokens') {
-      const messages = body.input.invokeModel ? JSON.parse(body.input.invokeModel.body).messages : body.input.converse.messages;
+      // The invokeModel body is a blob: base64 in JSON, as AWS's JSON protocols write blobs.
+      const messages = body.input.invokeModel ? JSON.parse(Buffer.from(body.input.invokeModel.body, 'base64').toString('utf8')).messages : body.input.converse.messages;
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ inputTokens: JSON.stringify(messages).length >> 2 }));
     }
     if (action === 'converse' || action === 'converse-stream') return this.converse(action, body, failure, res);
