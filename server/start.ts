@@ -15,6 +15,7 @@ import { DemoProvider } from './providers/demo/demo-provider.ts';
 import { EMBEDDED_ALIASES } from './providers/model-aliases.ts';
 import { buildProviders, ModelRouter } from './providers/model-router.ts';
 import { servedModelIds } from './limits/account-bound.ts';
+import { onDroppedFeature } from './providers/cloud-claude/dropped-features.ts';
 import { BodyBudget } from './limits/body-budget.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_INFLIGHT_BODY_BYTES, DEFAULT_RATE_LIMIT_RPM, type ServeOptions } from './serve-options.ts';
 import { Store } from './store/store.ts';
@@ -55,6 +56,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   const router = fileConfig
     ? new ModelRouter(buildProviders(fileConfig.providers, env), { aliases: fileConfig.aliases })
     : new ModelRouter([new DemoProvider()], { aliases: EMBEDDED_ALIASES });
+  onDroppedFeature((dropped) => logger?.warn({ provider: dropped.provider, [dropped.kind]: dropped.name }, `dropped ${dropped.kind} "${dropped.name}" on the way to provider "${dropped.provider}", which does not accept it`));
   const store = await Store.open(options.databaseUrl, { poolSize: options.dbPoolSize, statementTimeoutMs: options.dbStatementTimeoutMs });
   const admin = await bootstrapAdmin(store, env);
   // For the command line, which has no router: `gwctl admin key create --models` checks against it.

@@ -175,7 +175,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
       } else if (gateway.admin.created) {
         ctx.stderr(`First start: created operator account "${ADMIN_USERNAME}" with the password from GWCTL_ADMIN_PASSWORD.\n`);
       }
-      const providers = gateway.deps.router.providers.map((p) => `${p.name} (${p.models.map((m) => m.id).join(', ')})`).join('; ');
+      const providers = gateway.deps.router.providers.map((p) => `${p.name} [${p.type}${p.region ? `, ${p.region}` : ''}] (${p.models.map((m) => m.id).join(', ')})`).join('; ');
       ctx.stdout(
         [
           'gwctl gateway is running',

@@ -9,13 +9,14 @@ import type { ModelAlias } from '../providers/model-aliases.ts';
 import type { Price } from '../pricing/price.ts';
 import { parsePrice, PriceInputError } from '../pricing/price-input.ts';
 import { priceId } from '../pricing/price.ts';
+import { parseCloudFields, type CloudFields } from './cloud-provider-fields.ts';
 
 // Loaded when a providers file is read: a gateway on the built-in demo provider never needs it.
 function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 }
 
-export type ProviderType = 'openai' | 'anthropic' | 'gemini' | 'demo';
+export type ProviderType = 'openai' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'demo';
 
 export interface ModelEntry {
   name: string;
@@ -48,6 +49,8 @@ export interface ProviderConfig {
   weight?: number;
   routing: RoutingSettings;
   translation: TranslationSettings;
+  /** bedrock, vertex and azure: region, project, API version and credential variables. */
+  cloud?: CloudFields;
 }
 
 export interface LimitsConfig {
@@ -64,7 +67,7 @@ export interface GatewayFileConfig {
   prices: Price[];
 }
 
-const TYPES: ProviderType[] = ['openai', 'anthropic', 'gemini', 'demo'];
+const TYPES: ProviderType[] = ['openai', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'demo'];
 const KINDS: ModelKind[] = ['text', 'image', 'embedding'];
 const SECRET_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'secret', 'password'];
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -118,16 +121,17 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
     names.add(p.name);
     if (!TYPES.includes(p.type as ProviderType)) fail(file, `${at}.type`, `must be one of ${TYPES.join(', ')}`);
     const type = p.type as ProviderType;
-    if (type !== 'demo') {
+    const cloud = parseCloudFields(type, p, (field, problem) => fail(file, `${at}.${field}`, problem));
+    if (type !== 'demo' && !cloud) {
       // A gemini provider may leave it out: the public Gemini API root.
       const optional = type === 'gemini' && p.baseUrl === undefined;
       if (!optional && (typeof p.baseUrl !== 'string' || !/^https?:\/\//.test(p.baseUrl))) fail(file, `${at}.baseUrl`, 'must be an http(s) URL');
       if (type === 'gemini' && typeof p.baseUrl === 'string' && /\/v1(beta)?\/?$/.test(p.baseUrl)) {
         fail(file, `${at}.baseUrl`, 'must be the API root without a version (the gateway adds /v1beta): remove the trailing /v1beta');
       }
-      if (p.apiKeyEnv !== undefined && (typeof p.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.apiKeyEnv))) {
-        fail(file, `${at}.apiKeyEnv`, 'must be an environment variable name');
-      }
+    }
+    if (type !== 'demo' && p.apiKeyEnv !== undefined && (typeof p.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.apiKeyEnv))) {
+      fail(file, `${at}.apiKeyEnv`, 'must be an environment variable name');
     }
     if (p.authHeader !== undefined && p.authHeader !== 'x-api-key' && p.authHeader !== 'bearer') fail(file, `${at}.authHeader`, 'must be x-api-key or bearer');
     if (p.responsesApi !== undefined && typeof p.responsesApi !== 'boolean') fail(file, `${at}.responsesApi`, 'must be true or false');
@@ -162,6 +166,7 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
         defaultMaxTokens: defaultMaxTokens ?? DEFAULT_TRANSLATION.defaultMaxTokens,
         maxTokensField: (p.maxTokensField as TranslationSettings['maxTokensField'] | undefined) ?? DEFAULT_TRANSLATION.maxTokensField,
       },
+      ...(cloud ? { cloud } : {}),
     } satisfies ProviderConfig;
   });
   const limitsRaw = (top.limits ?? {}) as Record<string, unknown>;

@@ -6,6 +6,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { RouteHistogram } from './route-histogram.ts';
 import { UsageCounts } from './usage-counts.ts';
 import type { UsageClasses } from '../protocols/canonical/usage.ts';
+import { drainDroppedFeatures } from '../providers/cloud-claude/dropped-features.ts';
 
 export interface MetricsSources {
   pendingUsageBuckets: () => number;
@@ -73,6 +74,15 @@ export class GatewayMetrics {
     labelNames: ['model'],
     registers: [this.registry],
     collect: () => this.usageCounts.drainUnpriced((labels, n) => this.unpriced.inc(labels, n)),
+  });
+  private readonly droppedFeatures = new Counter({
+    name: 'gwctl_upstream_features_dropped_total',
+    help: 'Client betas and body fields a cloud upstream does not accept, dropped from requests to it, by provider, kind (beta, field) and name.',
+    labelNames: ['provider', 'kind', 'name'],
+    registers: [this.registry],
+    collect: () => {
+      for (const { feature, count } of drainDroppedFeatures()) this.droppedFeatures.inc({ provider: feature.provider, kind: feature.kind, name: feature.name }, count);
+    },
   });
   readonly rateLimited = new Counter({ name: 'gwctl_rate_limited_total', help: 'Requests refused by the per-key rate limit.', registers: [this.registry] });
 

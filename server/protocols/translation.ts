@@ -73,13 +73,13 @@ export function translatorBetween(client: Operation, upstream: Operation): Trans
 /** How a provider can serve an operation: natively, through a translation, or not at all. */
 export type Adaptation = { translator?: undefined; operation: Operation } | { translator: Translator; operation: Operation };
 
-export function adaptationFor(provider: Provider, operation: Operation): Adaptation | undefined {
-  if (provider.supports(operation)) return { operation };
+export function adaptationFor(provider: Provider, operation: Operation, upstreamModel?: string): Adaptation | undefined {
+  if (provider.supports(operation, upstreamModel)) return { operation };
   for (const codec of CODECS) {
-    if (!provider.supports(codec.operation)) continue;
+    if (!provider.supports(codec.operation, upstreamModel)) continue;
     const translator = translatorBetween(operation, codec.operation);
     if (translator) return { translator, operation: codec.operation };
   }
-  const auxiliary = AUXILIARY.find((t) => t.clientOperation === operation && provider.supports(t.upstreamOperation));
+  const auxiliary = AUXILIARY.find((t) => t.clientOperation === operation && provider.supports(t.upstreamOperation, upstreamModel));
   return auxiliary ? { translator: auxiliary, operation: auxiliary.upstreamOperation } : undefined;
 }

@@ -8,6 +8,8 @@ export interface HttpProviderOptions {
   name: string;
   baseUrl: string;
   apiKey?: string;
+  /** Where the key comes from (`$NAME`), named when the upstream refuses it. */
+  credentialSource?: string;
   timeoutMs: number;
   /** Connections to the upstream at most (default: no cap, one per request in flight). */
   maxConnections?: number;
@@ -22,6 +24,7 @@ export abstract class HttpProvider implements Provider {
   readonly models: ModelInfo[];
   readonly routing?: RoutingSettings;
   readonly translation?: TranslationSettings;
+  readonly credentialSource?: string;
   private readonly upstream: HttpUpstream;
 
   constructor(
@@ -33,6 +36,7 @@ export abstract class HttpProvider implements Provider {
     this.models = options.models;
     this.routing = options.routing;
     this.translation = options.translation;
+    this.credentialSource = options.credentialSource;
     this.upstream = new HttpUpstream({ providerName: options.name, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, connections: options.maxConnections });
   }
 

@@ -4,6 +4,7 @@
 import type { ProviderConfig } from '../config/gateway-file.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { AnthropicProvider } from './anthropic/anthropic-provider.ts';
+import { buildCloudProvider } from './cloud-providers.ts';
 import { GEMINI_PUBLIC_BASE_URL, GeminiProvider } from './gemini/gemini-provider.ts';
 import { DEFAULT_IMAGE_CONCURRENCY, DEFAULT_IMAGE_PIXEL_BUDGET } from './demo/demo-images.ts';
 import { DemoProvider } from './demo/demo-provider.ts';
@@ -106,6 +107,9 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
       priority: m.priority ?? config.priority,
       weight: m.weight ?? config.weight,
     }));
+    const common = { name: config.name, timeoutMs: config.timeoutMs, maxConnections: config.maxConnections, models, routing: config.routing, translation: config.translation };
+    const cloud = buildCloudProvider(config, common, env);
+    if (cloud) return cloud;
     let apiKey: string | undefined;
     if (config.apiKeyEnv) {
       apiKey = env[config.apiKeyEnv];
@@ -117,7 +121,7 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
         );
       }
     }
-    const common = { name: config.name, timeoutMs: config.timeoutMs, maxConnections: config.maxConnections, models, routing: config.routing, translation: config.translation };
+    const credentialSource = config.apiKeyEnv ? `$${config.apiKeyEnv}` : undefined;
     switch (config.type) {
       case 'demo':
         return new DemoProvider({
@@ -129,11 +133,13 @@ export function buildProviders(configs: ProviderConfig[], env: NodeJS.ProcessEnv
           imageLimits: { pixelBudget: config.imagePixelBudget ?? DEFAULT_IMAGE_PIXEL_BUDGET, concurrency: config.imageConcurrency || DEFAULT_IMAGE_CONCURRENCY },
         });
       case 'openai':
-        return new OpenAiProvider({ ...common, baseUrl: config.baseUrl!, apiKey, responsesApi: config.responsesApi });
+        return new OpenAiProvider({ ...common, credentialSource, baseUrl: config.baseUrl!, apiKey, responsesApi: config.responsesApi });
       case 'anthropic':
-        return new AnthropicProvider({ ...common, baseUrl: config.baseUrl!, apiKey, authHeader: config.authHeader });
+        return new AnthropicProvider({ ...common, credentialSource, baseUrl: config.baseUrl!, apiKey, authHeader: config.authHeader });
       case 'gemini':
-        return new GeminiProvider({ ...common, baseUrl: config.baseUrl ?? GEMINI_PUBLIC_BASE_URL, apiKey });
+        return new GeminiProvider({ ...common, credentialSource, baseUrl: config.baseUrl ?? GEMINI_PUBLIC_BASE_URL, apiKey });
+      default:
+        throw new ConfigError('bad_config_file', `Provider "${config.name}" of type ${config.type} has no settings for its cloud.`, 'Fix the providers file; see server/README.md for its format.');
     }
   });
 }

@@ -86,7 +86,12 @@ export interface Provider {
   readonly routing?: RoutingSettings;
   /** Protocol details a translation into this provider's protocol needs. */
   readonly translation?: TranslationSettings;
-  supports(operation: Operation): boolean;
+  /** `upstreamModel` narrows it for providers whose protocol depends on the model (a cloud serving several vendors' models). */
+  supports(operation: Operation, upstreamModel?: string): boolean;
+  /** Where the gateway's own credential for it comes from (`$NAME`), named when the upstream refuses it; never the value. */
+  readonly credentialSource?: string;
+  /** Where a cloud provider runs (an AWS or Google Cloud region), shown to operators. */
+  readonly region?: string;
   /** Throws UpstreamError for connection failures and timeouts before a response arrives. */
   send(request: ProviderRequest): Promise<ProviderResponse>;
   close(): Promise<void>;

@@ -27,6 +27,8 @@ export interface UpstreamTiming {
 
 export interface RelayOptions {
   providerName: string;
+  /** Where that provider's credential comes from (`$NAME`), for the operator's remedy. */
+  credentialSource?: string;
   /** Drop the usage-only chunk the gateway asked for on the client's behalf. */
   stripUsageChunk: boolean;
   abort: RequestAbort;
@@ -82,7 +84,7 @@ export function sendUpstreamError<Reply extends ApiReply>(request: ApiRequest, r
     throw new GatewayError(
       502,
       'upstream_auth_failed',
-      `The upstream provider "${options.providerName}" refused the gateway's credentials (401). Your key is fine; the gateway operator must fix that provider's key.`,
+      `The upstream provider "${options.providerName}" refused the gateway's credentials (401). Your key is fine; the gateway operator must fix that provider's key${options.credentialSource ? ` (${options.credentialSource})` : ''}.`,
     );
   }
   const parsed = parseJsonText(response.bytes.toString('utf8'));

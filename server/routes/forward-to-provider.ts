@@ -85,7 +85,7 @@ interface PreparedRequest {
 
 /** The request for one route, or undefined when its provider cannot serve the operation at all. */
 function prepare(route: Route, request: ApiRequest, options: ForwardOptions): PreparedRequest | undefined {
-  const adaptation = adaptationFor(route.provider, options.operation);
+  const adaptation = adaptationFor(route.provider, options.operation, route.model.upstreamModel);
   if (!adaptation) return undefined;
   const json = request.body as Record<string, unknown>;
   if (adaptation.translator) {
@@ -151,7 +151,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
       prepared = prepare(route, request, options);
     } catch (error) {
       if (!(error instanceof TranslationError)) throw error;
-      const protocol = PROTOCOL_NAME[adaptationFor(provider, options.operation)?.operation ?? options.operation];
+      const protocol = PROTOCOL_NAME[adaptationFor(provider, options.operation, route.model.upstreamModel)?.operation ?? options.operation];
       refusal ??= new GatewayError(400, 'untranslatable_request', `The model "${route.model.id}" is served by ${article(protocol)} ${protocol} upstream. ${error.message}`, { param: error.field });
       continue;
     }
@@ -169,6 +169,7 @@ export async function forwardToProvider(deps: GatewayDeps, request: ApiRequest, 
       attempts += 1;
       const relayOptions: RelayOptions = {
         providerName: provider.name,
+        credentialSource: provider.credentialSource,
         stripUsageChunk: options.stripUsageChunk ?? false,
         abort,
         translator: prepared.translator,

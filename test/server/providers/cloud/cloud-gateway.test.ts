@@ -1,0 +1,166 @@
+// The three cloud provider types inside the gateway (app.inject), each pointed at its fake: every
+// client protocol (chat completions, messages, Responses, Gemini), JSON and stream, reaches Claude on
+// Bedrock, another Bedrock model through Converse, Claude and Gemini on Vertex, and GPT on Azure; usage is read from each answer; refused
+// credentials, AWS errors and Vertex token refusals come back with the right status and message.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parseGatewayConfig } from '../../../../server/config/gateway-file.ts';
+import { buildProviders } from '../../../../server/providers/model-router.ts';
+import { FakeAzure } from '../../../helpers/cloud/fake-azure.ts';
+import { FakeBedrock } from '../../../helpers/cloud/fake-bedrock.ts';
+import { FakeVertex } from '../../../helpers/cloud/fake-vertex.ts';
+import { makeServiceAccount } from '../../../helpers/cloud/service-account.ts';
+import { bearer, createTestGateway, type TestGateway } from '../../../helpers/test-app.ts';
+
+// Temporary credentials: the session token is signed along (x-amz-security-token).
+const CREDENTIALS = { accessKeyId: 'ASIAGATEWAYTEST', secretAccessKey: 'gateway-secret-for-tests', sessionToken: 'gateway-session-token-for-tests' };
+const ENV = { AWS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET: CREDENTIALS.secretAccessKey, AWS_SESSION: CREDENTIALS.sessionToken, AZURE_KEY: 'azure-key-for-tests' } as Record<string, string>;
+
+const MODELS = {
+  'claude-bedrock': 'Hello from Claude on Bedrock',
+  'nova-bedrock': 'Hello from Nova on Bedrock',
+  'claude-vertex': 'Hello from Claude on Vertex',
+  'gemini-vertex': 'Hello from Gemini on Vertex',
+  'gpt-azure': 'Hello from GPT on Azure',
+} as const;
+type Model = keyof typeof MODELS;
+
+function sseData(text: string): any[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+    .map((line) => JSON.parse(line.slice(6)));
+}
+
+describe('bedrock, vertex and azure providers serve every client protocol', { timeout: 120_000 }, () => {
+  let bedrock: FakeBedrock;
+  let vertex: FakeVertex;
+  let azure: FakeAzure;
+  let gateway: TestGateway;
+  let key: string;
+  let dir: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gwctl-cloud-'));
+    bedrock = await FakeBedrock.start({ region: 'us-east-1', credentials: CREDENTIALS });
+    vertex = await FakeVertex.start({ project: 'test-project', region: 'us-east5' });
+    azure = await FakeAzure.start({ apiKey: ENV.AZURE_KEY!, accessToken: 'entra-token-for-tests', deployments: ['gpt-4o-prod', 'embed-prod'] });
+    ENV.AZURE_TOKEN = 'entra-token-for-tests';
+    const account = makeServiceAccount('test-project', vertex.tokenUri);
+    vertex.trustAccount(account);
+    ENV.VERTEX_SA = account.writeTo(dir);
+    const config = parseGatewayConfig('providers.yaml', {
+      providers: [
+        { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', sessionTokenEnv: 'AWS_SESSION', retries: 0, models: [{ name: 'claude-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }, { name: 'nova-bedrock', upstreamModel: 'us.amazon.nova-pro-v1:0' }] },
+        { name: 'gcp', type: 'vertex', project: 'test-project', region: 'us-east5', baseUrl: vertex.url, credentialsFileEnv: 'VERTEX_SA', retries: 0, models: [{ name: 'claude-vertex', upstreamModel: 'claude-sonnet-4-5@20250929' }, { name: 'gemini-vertex', upstreamModel: 'gemini-2.5-flash' }] },
+        { name: 'az', type: 'azure', baseUrl: azure.url, apiKeyEnv: 'AZURE_KEY', retries: 0, models: [{ name: 'gpt-azure', upstreamModel: 'gpt-4o-prod' }, { name: 'embed-azure', upstreamModel: 'embed-prod', kind: 'embedding' }] },
+        { name: 'az-legacy', type: 'azure', baseUrl: azure.url, accessTokenEnv: 'AZURE_TOKEN', apiVersion: '2024-10-21', retries: 0, models: [{ name: 'gpt-azure-legacy', upstreamModel: 'gpt-4o-prod' }, { name: 'embed-azure-legacy', upstreamModel: 'embed-prod', kind: 'embedding' }] },
+      ],
+    });
+    gateway = await createTestGateway({ providers: buildProviders(config.providers, ENV) });
+    key = (await gateway.userWithKey()).key;
+  });
+  after(async () => {
+    await gateway.close();
+    await Promise.all([bedrock.close(), vertex.close(), azure.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    gateway.text.inject({ method: 'POST', url, headers: { ...bearer(key), 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) });
+
+  test('Azure: legacy deployment paths with an Entra ID token, the v1 API with the key, embeddings on both', async () => {
+    const chat = await post('/v1/chat/completions', { model: 'gpt-azure-legacy', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(chat.statusCode, 200, chat.body);
+    const legacy = azure.requests.at(-1)!;
+    assert.equal(legacy.path, '/openai/deployments/gpt-4o-prod/chat/completions?api-version=2024-10-21');
+    assert.equal(legacy.headers.authorization, 'Bearer entra-token-for-tests');
+    assert.equal(legacy.headers['api-key'], undefined);
+    const responses = await post('/v1/responses', { model: 'gpt-azure-legacy', input: 'hi' });
+    assert.equal(responses.statusCode, 200, responses.body);
+    assert.equal(azure.requests.at(-1)!.path, '/openai/responses?api-version=2024-10-21');
+    assert.equal(azure.requests.at(-1)!.body.model, 'gpt-4o-prod');
+    for (const [model, path] of [['embed-azure', '/openai/v1/embeddings'], ['embed-azure-legacy', '/openai/deployments/embed-prod/embeddings?api-version=2024-10-21']] as const) {
+      const embedded = await post('/v1/embeddings', { model, input: 'hi' });
+      assert.equal(embedded.statusCode, 200, embedded.body);
+      assert.deepEqual(embedded.json().data[0].embedding, [0.6, 0.8]);
+      assert.equal(azure.requests.at(-1)!.path, path);
+    }
+    assert.equal((await post('/v1/chat/completions', { model: 'gpt-azure', messages: [{ role: 'user', content: 'hi' }] })).statusCode, 200);
+    const v1 = azure.requests.at(-1)!;
+    assert.equal(v1.path, '/openai/v1/chat/completions');
+    assert.equal(v1.body.model, 'gpt-4o-prod');
+    assert.equal(v1.headers['api-key'], ENV.AZURE_KEY);
+  });
+
+  test('a Converse model: tool history without tool definitions gets definitions, an unsupported field is refused by name', async () => {
+    const history = [
+      { role: 'user', content: 'weather?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
+    ];
+    const answer = await post('/v1/messages', { model: 'nova-bedrock', max_tokens: 50, messages: history });
+    assert.equal(answer.statusCode, 200, answer.body);
+    const sent = bedrock.requests.at(-1)!.body;
+    assert.deepEqual(sent.toolConfig, { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } }] });
+    assert.deepEqual(sent.messages[2].content[0], { toolResult: { toolUseId: 'toolu_1', content: [{ text: 'sunny' }], status: 'success' } });
+    const refused = await post('/v1/messages', { model: 'nova-bedrock', max_tokens: 50, messages: history, thinking: { type: 'enabled', budget_tokens: 2000 } });
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.match(refused.json().error.message, /reached through Bedrock Converse.*thinking/);
+  });
+
+  for (const model of Object.keys(MODELS) as Model[]) {
+    const expected = MODELS[model];
+    test(`${model}: chat completions, JSON and stream`, async () => {
+      const json = await post('/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] });
+      assert.equal(json.statusCode, 200, json.body);
+      assert.equal(json.json().choices[0].message.content, expected);
+      assert.ok(json.json().usage.prompt_tokens > 0);
+      if (model.endsWith('-bedrock')) assert.equal(bedrock.requests.at(-1)!.headers['x-amz-security-token'], CREDENTIALS.sessionToken);
+      const stream = await post('/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+      assert.equal(stream.statusCode, 200, stream.body);
+      const chunks = sseData(stream.body);
+      assert.equal(chunks.map((c) => c.choices?.[0]?.delta?.content ?? '').join(''), expected);
+      assert.ok(chunks.at(-1).usage.prompt_tokens > 0, stream.body);
+    });
+
+    test(`${model}: messages, JSON and stream`, async () => {
+      const json = await post('/v1/messages', { model, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+      assert.equal(json.statusCode, 200, json.body);
+      assert.equal(json.json().content[0].text, expected);
+      const stream = await post('/v1/messages', { model, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], stream: true });
+      assert.equal(stream.statusCode, 200, stream.body);
+      const events = sseData(stream.body);
+      assert.equal(events.filter((e) => e.type === 'content_block_delta').map((e) => e.delta.text).join(''), expected);
+      assert.equal(events.at(-1).type, 'message_stop');
+      assert.ok(events.find((e) => e.type === 'message_delta').usage.output_tokens > 0, stream.body);
+    });
+
+    test(`${model}: Responses, JSON and stream`, async () => {
+      const json = await post('/v1/responses', { model, input: 'hi' });
+      assert.equal(json.statusCode, 200, json.body);
+      const output = json.json().output.find((item: any) => item.type === 'message');
+      assert.equal(output.content[0].text, expected);
+      const stream = await post('/v1/responses', { model, input: 'hi', stream: true });
+      assert.equal(stream.statusCode, 200, stream.body);
+      const events = sseData(stream.body);
+      assert.equal(events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join(''), expected);
+      assert.equal(events.at(-1).type, 'response.completed');
+      assert.ok(events.at(-1).response.usage.input_tokens > 0);
+    });
+
+    test(`${model}: Gemini generateContent and streamGenerateContent`, async () => {
+      const json = await post(`/v1beta/models/${model}:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+      assert.equal(json.statusCode, 200, json.body);
+      assert.equal(json.json().candidates[0].content.parts.map((p: any) => p.text).join(''), expected);
+      assert.ok(json.json().usageMetadata.promptTokenCount > 0);
+      const stream = await post(`/v1beta/models/${model}:streamGenerateContent?alt=sse`, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+      assert.equal(stream.statusCode, 200, stream.body);
+      const chunks = sseData(stream.body);
+      assert.equal(chunks.map((c) => (c.candidates?.[0]?.content?.parts ?? []).map((p: any) => p.text ?? '').join('')).join(''), expected);
+    });
+  }
+});
