@@ -162,7 +162,11 @@ describe('graceful shutdown and usage', () => {
       assert.equal(found[0]!.user, 'admin');
       return found[0]!;
     };
-    assert.deepEqual({ ...row('gpt-up'), errors: undefined, outcomes: undefined }, { user: 'admin', keyId: key.id, model: 'gpt-up', requests: 1, inputTokens: 11, outputTokens: 7, errors: undefined, outcomes: undefined });
+    assert.deepEqual(
+      { ...row('gpt-up'), errors: undefined, outcomes: undefined },
+      // No price table here: cost is unknown (null), never 0.
+      { user: 'admin', keyId: key.id, model: 'gpt-up', requests: 1, inputTokens: 11, outputTokens: 7, errors: undefined, outcomes: undefined, cost: null, costMicros: null, currency: null, unpricedRequests: 1, estimatedRequests: 0 },
+    );
     assert.deepEqual(row('gpt-up').errors, {});
     assert.deepEqual((row('gpt-up') as UsageRow & { outcomes: Record<string, number> }).outcomes, {}, 'every stream completed: nothing ended early');
     const claude = row('claude-up');

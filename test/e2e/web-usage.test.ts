@@ -148,8 +148,10 @@ describe('request log', () => {
     await page.waitForSelector('#request-log', WAIT);
     const rows = await logRows(page);
     assert.equal(rows.length, 6);
-    assert.ok(rows.every((r) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/.test(r[0]!) && /^\d[\d,]* ms$/.test(r[6]!)), JSON.stringify(rows));
-    assert.equal(rows.filter((r) => r[7] === 'e2e-session-1').length, 3, 'the client session id of the laptop requests');
+    // Time, key, model, status, tokens in and out, cost (unknown: the demo has no price here), time taken, session.
+    assert.ok(rows.every((r) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/.test(r[0]!) && /^\d[\d,]* ms$/.test(r[7]!)), JSON.stringify(rows));
+    assert.ok(rows.every((r) => r[3] === '404' ? r[6] === '0.00' : r[6] === 'unknown'), 'a refusal costs nothing; an unpriced model is unknown, never 0');
+    assert.equal(rows.filter((r) => r[8] === 'e2e-session-1').length, 3, 'the client session id of the laptop requests');
     assert.ok(!(await page.content()).includes('from the laptop'), 'no prompt text');
     await page.selectOption('#log-filters select[name="status"]', '4');
     await Promise.all([page.waitForURL((url) => url.searchParams.get('status') === '4', WAIT), page.click('#log-filters button[type="submit"]')]);
