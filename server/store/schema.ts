@@ -238,6 +238,8 @@ export interface Database {
   request_log: RequestLogTable;
   deleted_keys: DeletedKeysTable;
   served_models: { instance: string; models: string; announced_at: string };
+  /** Aliased requests by the name the client asked for (migration 0026). */
+  usage_requested_models: { hour: string; user_id: string; key_id: string; model: string; requested_model: string; count: number | string };
   prices: PricesTable;
   schema_probe: { id: Generated<number> };
 }

@@ -17,6 +17,8 @@ export interface UsageDelta extends UsageBucketKey {
   errorsByStatus: Record<number, number>;
   /** Requests that did not complete normally, by outcome (client_aborted, upstream_cut, shutdown_cut). */
   outcomes?: Record<string, number>;
+  /** Requests by the name the client asked for, when an alias served them under `model`. */
+  requested?: Record<string, number>;
   /** Cost of the priced requests, in micro-units of the price table's currency (exact integer). */
   costMicros?: number;
   /** Requests that reached a provider for a model without a price: their cost is unknown. */
@@ -113,6 +115,15 @@ export class UsageRepo {
             .insertInto('usage_outcomes')
             .values({ hour: d.hour, user_id: d.userId, key_id: d.keyId, model: d.model, outcome, count })
             .onConflict((oc) => oc.columns(['hour', 'user_id', 'key_id', 'model', 'outcome']).doUpdateSet({ count: sql`usage_outcomes.count + excluded.count` }))
+            .execute();
+        }
+      }
+      for (const d of deltas) {
+        for (const [requested, count] of Object.entries(d.requested ?? {})) {
+          await trx
+            .insertInto('usage_requested_models')
+            .values({ hour: d.hour, user_id: d.userId, key_id: d.keyId, model: d.model, requested_model: requested, count })
+            .onConflict((oc) => oc.columns(['hour', 'user_id', 'key_id', 'model', 'requested_model']).doUpdateSet({ count: sql`usage_requested_models.count + excluded.count` }))
             .execute();
         }
       }
@@ -214,6 +225,16 @@ export class UsageRepo {
     if (query.sinceHour) q = q.where('hour', '>=', query.sinceHour);
     const rows = await q.orderBy('hour').execute();
     return rows.map((r) => ({ hour: r.hour, userId: r.user_id, keyId: r.key_id, model: r.model, outcome: r.outcome, count: Number(r.count) }));
+  }
+
+  /** Aliased requests: the name asked for beside the model that served it. */
+  async requestedModels(query: UsageQuery = {}): Promise<Array<UsageBucketKey & { requestedModel: string; count: number }>> {
+    let q = this.db.selectFrom('usage_requested_models').selectAll();
+    if (query.userId) q = q.where('user_id', '=', query.userId);
+    if (query.keyId) q = q.where('key_id', '=', query.keyId);
+    if (query.sinceHour) q = q.where('hour', '>=', query.sinceHour);
+    const rows = await q.orderBy('hour').execute();
+    return rows.map((r) => ({ hour: r.hour, userId: r.user_id, keyId: r.key_id, model: r.model, requestedModel: r.requested_model, count: Number(r.count) }));
   }
 
   async sessionRows(query: UsageQuery = {}): Promise<SessionUsageRow[]> {

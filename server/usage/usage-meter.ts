@@ -16,6 +16,8 @@ export interface UsageEvent {
   sessionId?: string;
   /** Set when the exchange did not complete normally. */
   outcome?: UsageOutcome;
+  /** The name the client asked for, when a model alias served it under `model`. */
+  requestedModel?: string;
   /** Micro-units of the price table's currency; null = reached a provider without a price; absent = 0. */
   costMicros?: number | null;
   /** The tokens behind the cost were estimated. */
@@ -107,6 +109,10 @@ export class UsageMeter {
       delta.outcomes ??= {};
       delta.outcomes[event.outcome] = (delta.outcomes[event.outcome] ?? 0) + 1;
     }
+    if (event.requestedModel) {
+      delta.requested ??= {};
+      delta.requested[event.requestedModel] = (delta.requested[event.requestedModel] ?? 0) + 1;
+    }
     if (event.keyId) this.lastUsed.set(event.keyId, at);
     if (event.sessionId) this.recordSession(hour, event, counts, cost);
   }
@@ -188,6 +194,10 @@ export class UsageMeter {
     for (const [outcome, count] of Object.entries(delta.outcomes ?? {})) {
       current.outcomes ??= {};
       current.outcomes[outcome] = (current.outcomes[outcome] ?? 0) + count;
+    }
+    for (const [requested, count] of Object.entries(delta.requested ?? {})) {
+      current.requested ??= {};
+      current.requested[requested] = (current.requested[requested] ?? 0) + count;
     }
   }
 }

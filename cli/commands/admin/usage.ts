@@ -32,6 +32,8 @@ interface KeyTotal {
   errors: Record<string, number>;
   /** Requests that ended early (client_aborted, upstream_cut, shutdown_cut), billed up to where they ended. */
   outcomes: Record<string, number>;
+  /** Requests by the name the client asked for, when a model alias served them under `model`. */
+  requestedAs: Record<string, number>;
   costMicros: number;
   unpriced: number;
   estimated: number;
@@ -99,10 +101,11 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         const rows = await store.usage.rows({ userId, sinceHour });
         const errors = await store.usage.errorsByStatus({ userId, sinceHour });
         const outcomes = await store.usage.outcomes({ userId, sinceHour });
+        const requested = await store.usage.requestedModels({ userId, sinceHour });
         const totals = new Map<string, KeyTotal>();
         for (const row of rows) {
           const id = `${row.userId}\u0000${row.keyId}\u0000${row.model}`;
-          const total = totals.get(id) ?? { user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: {}, outcomes: {}, costMicros: 0, unpriced: 0, estimated: 0 };
+          const total = totals.get(id) ?? { user: users.get(row.userId) ?? row.userId, keyId: row.keyId, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, errors: {}, outcomes: {}, requestedAs: {}, costMicros: 0, unpriced: 0, estimated: 0 };
           total.requests += row.requests;
           total.costMicros += row.costMicros;
           total.unpriced += row.unpriced;
@@ -118,6 +121,10 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         for (const o of outcomes) {
           const total = totals.get(`${o.userId}\u0000${o.keyId}\u0000${o.model}`);
           if (total) total.outcomes[o.outcome] = (total.outcomes[o.outcome] ?? 0) + o.count;
+        }
+        for (const r of requested) {
+          const total = totals.get(`${r.userId}\u0000${r.keyId}\u0000${r.model}`);
+          if (total) total.requestedAs[r.requestedModel] = (total.requestedAs[r.requestedModel] ?? 0) + r.count;
         }
         const currency = await tableCurrency(store, ctx.env, args.config);
         return {
@@ -144,8 +151,8 @@ export function usageCommand(ctx: CliContext): CommandModule<object, Args> {
         const errorsText = (e: Record<string, number>) => Object.entries(e).map(([s, c]) => `${s}×${c}`).join(' ') || '-';
         ctx.stdout(
           formatTable(
-            ['USER', 'KEY', 'MODEL', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'COST', 'ERRORS', 'ENDED EARLY'],
-            (report.rows as Array<Omit<KeyTotal, 'costMicros' | 'unpriced' | 'estimated'> & CostView>).map((r) => [r.user, r.keyId || '(web)', r.model, r.requests, r.inputTokens, r.outputTokens, costText(r), errorsText(r.errors), errorsText(r.outcomes)]),
+            ['USER', 'KEY', 'MODEL', 'ASKED AS', 'REQUESTS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'COST', 'ERRORS', 'ENDED EARLY'],
+            (report.rows as Array<Omit<KeyTotal, 'costMicros' | 'unpriced' | 'estimated'> & CostView>).map((r) => [r.user, r.keyId || '(web)', r.model, errorsText(r.requestedAs), r.requests, r.inputTokens, r.outputTokens, costText(r), errorsText(r.errors), errorsText(r.outcomes)]),
           ),
         );
       }

@@ -16,6 +16,7 @@ import * as requestLogRequestedModel from './0013-request-log-requested-model.ts
 import * as requestLogSupport from './0014-request-log-support.ts';
 import * as pricesAndCost from './0016-prices-and-cost.ts';
 import * as servedModels from './0025-served-models.ts';
+import * as usageRequestedModels from './0026-usage-requested-models.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014-request-log-support': requestLogSupport,
   '0016-prices-and-cost': pricesAndCost,
   '0025-served-models': servedModels,
+  '0026-usage-requested-models': usageRequestedModels,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -122,6 +122,11 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
     for (const o of inPeriod(await deps.store.usage.outcomes({ userId: user.id, sinceHour: period.sinceHour }), period)) {
       endedEarly.set(o.outcome as UsageOutcome, (endedEarly.get(o.outcome as UsageOutcome) ?? 0) + o.count);
     }
+    const askedAs = new Map<string, number>();
+    for (const r of inPeriod(await deps.store.usage.requestedModels({ userId: user.id, sinceHour: period.sinceHour }), period)) {
+      const pair = `${r.requestedModel} → ${modelName(r.model)}`;
+      askedAs.set(pair, (askedAs.get(pair) ?? 0) + r.count);
+    }
     const sessions = perSession(inPeriod(await deps.store.usage.sessionRows({ userId: user.id, sinceHour: period.sinceHour }), period), SESSIONS_SHOWN);
     const keyRecords = await deps.store.keys.listForUser(user.id);
     const keyName = keyNamer(keyRecords);
@@ -134,6 +139,7 @@ export function registerUsagePage(app: FastifyInstance, deps: GatewayDeps): void
       </div>
       ${controls(period, request.query)}
       ${endedEarly.size === 0 ? '' : html`<p class="muted">Ended early, counted with the tokens used until then: ${[...endedEarly].map(([outcome, count]) => `${formatCount(count)} × ${OUTCOME_LABELS[outcome] ?? outcome}`).join('; ')}.</p>`}
+      ${askedAs.size === 0 ? '' : html`<p class="muted" id="asked-as">Asked for under another name and answered by a served model (model aliases): ${[...askedAs].map(([pair, count]) => `${formatCount(count)} × ${pair}`).join('; ')}.</p>`}
       ${await budgetsSection(deps, keyRecords, user)}
       ${charts(period, rows, keyName, currency)}
       <section class="card"><h2>Per key</h2>${totalsTable('Key', [...summary.perKey.entries()].map(([id, t]) => [keyName(id), t]), currency)}</section>
