@@ -163,9 +163,9 @@ describe('graceful shutdown and usage', () => {
       return found[0]!;
     };
     assert.deepEqual(
-      { ...row('gpt-up'), errors: undefined, outcomes: undefined },
+      { ...row('gpt-up'), errors: undefined, outcomes: undefined, requestedAs: undefined },
       // No price table here: cost is unknown (null), never 0.
-      { user: 'admin', keyId: key.id, model: 'gpt-up', requests: 1, inputTokens: 11, outputTokens: 7, errors: undefined, outcomes: undefined, cost: null, costMicros: null, currency: null, unpricedRequests: 1, estimatedRequests: 0 },
+      { user: 'admin', keyId: key.id, model: 'gpt-up', requests: 1, inputTokens: 11, outputTokens: 7, errors: undefined, outcomes: undefined, requestedAs: undefined, cost: null, costMicros: null, currency: null, unpricedRequests: 1, estimatedRequests: 0 },
     );
     assert.deepEqual(row('gpt-up').errors, {});
     assert.deepEqual((row('gpt-up') as UsageRow & { outcomes: Record<string, number> }).outcomes, {}, 'every stream completed: nothing ended early');
