@@ -14,7 +14,7 @@ import { clientSessionId } from '../usage/client-session.ts';
 import type { RequestLogEntry } from '../usage/request-log.ts';
 import type { UsageEvent } from '../usage/usage-meter.ts';
 import { promptChars, tokensFromChars } from '../usage/estimate-tokens.ts';
-import { logUnownedRequest, noteRefusedKey, supportFields } from '../usage/request-log-support.ts';
+import { addSupportFields, logUnownedRequest, noteRefusedKey } from '../usage/request-log-support.ts';
 import type { AuthContext } from '../auth/key-authenticator.ts';
 import { costOf, recordedClasses } from '../usage/request-cost-of.ts';
 import { imagesAsked } from '../usage/images-asked.ts';
@@ -170,12 +170,12 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
     ...(state.requestedModel ? { requestedModel: state.requestedModel } : {}),
     at,
     latencyMs: elapsedMs,
-    ...supportFields(request, state),
     costMicros: cost.costMicros,
     costEstimated: cost.costEstimated,
     reachedProvider: !!state.reachedProvider,
     usageClasses: cost.billed ? recordedClasses({ classes: state.usageClasses, inputTokens, outputTokens }) : undefined,
   };
+  addSupportFields(event, request, state);
   deps.usage.record(event);
   deps.requestLog?.push(event);
   if (event.usageClasses) deps.metrics?.countUsage(model, event.usageClasses, cost.costMicros, deps.prices?.currency);

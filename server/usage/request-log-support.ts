@@ -63,22 +63,24 @@ type SupportFields = Pick<
   'requestId' | 'method' | 'path' | 'protocol' | 'errorCode' | 'errorMessage' | 'keyHint' | 'keyFingerprint' | 'provider' | 'upstreamStatus' | 'upstreamRequestId' | 'attempts'
 >;
 
-export function supportFields(request: ApiRequest, state: GatewayRequestState): SupportFields {
+/** Sets the support fields on a log entry the caller built (no object in between: it runs per request). */
+export function addSupportFields<Entry extends SupportFields>(entry: Entry, request: ApiRequest, state: GatewayRequestState): Entry {
   const s = state.support;
-  return {
-    requestId: request.id,
-    method: request.raw.method,
-    path: pathOf(request.url),
-    protocol: state.surface,
-    errorCode: s?.errorCode,
-    errorMessage: s?.errorMessage,
-    keyHint: s?.keyHint,
-    keyFingerprint: s?.keyFingerprint,
-    provider: s?.provider,
-    upstreamStatus: s?.upstreamStatus,
-    upstreamRequestId: s?.upstreamRequestId,
-    attempts: s?.attempts,
-  };
+  entry.requestId = request.id;
+  entry.method = request.raw.method;
+  entry.path = pathOf(request.url);
+  entry.protocol = state.surface;
+  if (s !== undefined) {
+    entry.errorCode = s.errorCode;
+    entry.errorMessage = s.errorMessage;
+    entry.keyHint = s.keyHint;
+    entry.keyFingerprint = s.keyFingerprint;
+    entry.provider = s.provider;
+    entry.upstreamStatus = s.upstreamStatus;
+    entry.upstreamRequestId = s.upstreamRequestId;
+    entry.attempts = s.attempts;
+  }
+  return entry;
 }
 
 /** Addresses on the API listeners that are not the model API: health, metrics, the operator API. */
@@ -97,7 +99,7 @@ export function logUnownedRequest(deps: GatewayDeps, request: ApiRequest, reply:
   // A model-API address, or an answer in the API's error envelope (wrong paths such as /messages).
   if (!url.startsWith('/v1') && state.support?.errorCode === undefined) return;
   state.unownedLogged = true;
-  deps.requestLog.push({
+  const entry: RequestLogEntry = {
     at: Date.now(),
     userId: state.support?.userId ?? '',
     keyId: state.support?.keyId ?? '',
@@ -108,6 +110,6 @@ export function logUnownedRequest(deps: GatewayDeps, request: ApiRequest, reply:
     latencyMs: reply.elapsedTime,
     sessionId: clientSessionId(request.headers),
     outcome: state.outcome,
-    ...supportFields(request, state),
-  });
+  };
+  deps.requestLog.push(addSupportFields(entry, request, state));
 }
