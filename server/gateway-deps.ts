@@ -42,6 +42,8 @@ export interface GatewaySettings {
   maxKeysPerUser?: number;
   /** A web session unused this long ends; 0 = only the absolute lifetime (default DEFAULT_SESSION_IDLE_MS). */
   sessionIdleMs?: number;
+  /** Lifetime of a device sign-in's access token (default DEFAULT_ACCESS_TOKEN_TTL_SECONDS, one hour). */
+  accessTokenTtlSeconds?: number;
 }
 
 /** What fastify's trustProxy takes: a hop count or a list of addresses, ranges and names such as `loopback`. */

@@ -46,7 +46,7 @@ export async function buildSharedParts(store: Store, router: ModelRouter, option
     feeds.push(new PgRevocationFeed(options.databaseUrl, log));
     if (cluster) feeds.push(cluster.revocationFeed());
   }
-  const authenticator = new KeyAuthenticator(store.keys, store.users, store.database.dialect === 'sqlite' ? { changedElsewhere: store.database.changedElsewhere } : { feeds });
+  const authenticator = new KeyAuthenticator(store.keys, store.users, store.database.dialect === 'sqlite' ? { changedElsewhere: store.database.changedElsewhere } : { feeds }, store.signInGrants);
   await authenticator.start();
   if (cluster) shareProviderHealth(router.health, cluster, randomBase62(12));
   return {

@@ -210,6 +210,49 @@ export interface PricesTable {
   updated_at: string;
 }
 
+/** A device asking to sign in (RFC 8628), until it collects its tokens or expires (migration 0017). */
+export interface DeviceAuthorizationsTable {
+  device_code_hash: string;
+  /** Eight letters without separator, e.g. WDJBMJHT. */
+  user_code: string;
+  client_name: string;
+  client_address: string;
+  created_at: string;
+  expires_at: string;
+  interval_seconds: number;
+  last_polled_at: string | null;
+  /** pending | approved | denied */
+  status: string;
+  /** Who approved or denied it. */
+  user_id: string | null;
+}
+
+/** One approved device sign-in: the family its access and refresh tokens belong to. */
+export interface SignInGrantsTable {
+  id: string;
+  user_id: string;
+  client_name: string;
+  created_at: string;
+  refreshed_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  grant_id: string;
+  created_at: string;
+  expires_at: string;
+  /** Set when it was exchanged; a second use revokes the whole grant. */
+  used_at: string | null;
+}
+
+export interface AccessTokensTable {
+  token_hash: string;
+  grant_id: string;
+  expires_at: string;
+}
+
 export interface ImageHistoryTable {
   id: string;
   user_id: string;
@@ -238,5 +281,9 @@ export interface Database {
   request_log: RequestLogTable;
   deleted_keys: DeletedKeysTable;
   prices: PricesTable;
+  device_authorizations: DeviceAuthorizationsTable;
+  sign_in_grants: SignInGrantsTable;
+  refresh_tokens: RefreshTokensTable;
+  access_tokens: AccessTokensTable;
   schema_probe: { id: Generated<number> };
 }

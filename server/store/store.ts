@@ -9,6 +9,8 @@ import { DeletedKeysRepo } from './deleted-keys-repo.ts';
 import { PricesRepo } from './prices-repo.ts';
 import { RequestLogRepo } from './request-log-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
+import { DeviceAuthorizationsRepo } from './device-authorizations-repo.ts';
+import { SignInGrantsRepo } from './sign-in-grants-repo.ts';
 import { UsageRepo } from './usage-repo.ts';
 import { UsersRepo } from './users-repo.ts';
 
@@ -24,6 +26,8 @@ export class Store {
   readonly requestLog: RequestLogRepo;
   readonly deletedKeys: DeletedKeysRepo;
   readonly prices: PricesRepo;
+  readonly deviceAuthorizations: DeviceAuthorizationsRepo;
+  readonly signInGrants: SignInGrantsRepo;
 
   constructor(readonly database: OpenedDatabase) {
     this.users = new UsersRepo(database.db, database.notifyRevocation);
@@ -37,6 +41,8 @@ export class Store {
     this.requestLog = new RequestLogRepo(database.db, database.runBatch);
     this.deletedKeys = new DeletedKeysRepo(database.db);
     this.prices = new PricesRepo(database.db);
+    this.deviceAuthorizations = new DeviceAuthorizationsRepo(database.db);
+    this.signInGrants = new SignInGrantsRepo(database.db, database.notifyRevocation);
   }
 
   static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {

@@ -22,6 +22,7 @@ import { registerImagesPage } from './pages/images-page.ts';
 import { registerKeysPages } from './pages/keys.ts';
 import { registerLogin } from './pages/login.ts';
 import { registerUsagePage } from './pages/usage.ts';
+import { registerDevicePage } from './pages/device-page.ts';
 import { checkRepeatedParameters } from './repeated-parameters.ts';
 import { setSecurityHeaders, webErrorStatus } from './security-headers.ts';
 import { LoginLimiter } from './session/login-limiter.ts';
@@ -83,6 +84,7 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
     registerImagesPage(web, deps);
     registerAdminPages(web, deps);
     registerAccountPage(web, deps);
+    registerDevicePage(web, deps);
     registerKeysApi(web, deps);
     registerModelsApi(web, deps);
     registerConversationsApi(web, deps);

@@ -55,7 +55,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
   const router = new ModelRouter(options.providers ?? [new DemoProvider({ chunkDelayMs: 0 })], { aliases: options.aliases });
   const deps: GatewayDeps = {
     store,
-    authenticator: new KeyAuthenticator(store.keys, store.users, { changedElsewhere: store.database.changedElsewhere }),
+    authenticator: new KeyAuthenticator(store.keys, store.users, { changedElsewhere: store.database.changedElsewhere }, store.signInGrants),
     router,
     rateLimiter: new RateLimiter(options.rateLimitRpm ?? 0, options.now),
     // As a running gateway: counters seeded from the usage table (what a restart finds).

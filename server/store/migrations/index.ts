@@ -15,6 +15,7 @@ import * as requestLogCompact from './0012-request-log-compact.ts';
 import * as requestLogRequestedModel from './0013-request-log-requested-model.ts';
 import * as requestLogSupport from './0014-request-log-support.ts';
 import * as pricesAndCost from './0016-prices-and-cost.ts';
+import * as deviceSignIn from './0017-device-sign-in.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013-request-log-requested-model': requestLogRequestedModel,
   '0014-request-log-support': requestLogSupport,
   '0016-prices-and-cost': pricesAndCost,
+  '0017-device-sign-in': deviceSignIn,
 };
 
 export const migrationProvider: MigrationProvider = {
