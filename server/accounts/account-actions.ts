@@ -14,7 +14,7 @@ export interface AccountActor extends Pick<AuditEntry, 'actor' | 'address'> {
 
 export type Revoke = (event: RevocationEvent) => void | Promise<void>;
 
-type AccountStore = Pick<Store, 'users' | 'sessions' | 'audit'>;
+type AccountStore = Pick<Store, 'users' | 'sessions' | 'audit' | 'signInGrants'>;
 
 async function guardRemoval(store: AccountStore, user: User, actor: AccountActor, verb: 'disable' | 'delete'): Promise<void> {
   if (actor.userId === user.id) {
@@ -36,6 +36,8 @@ export async function setUserDisabled(store: AccountStore, user: User, disabled:
   await store.users.setDisabled(user.id, disabled);
   if (disabled) {
     await store.sessions.deleteForUser(user.id);
+    // Device sign-ins end too: enabling the account again must not bring old tokens back.
+    await store.signInGrants.revokeForUser(user.id, 'account disabled');
     await revoke({ kind: 'user', id: user.id });
   }
   await store.audit.record({ actor: actor.actor, address: actor.address, action: disabled ? 'user.disable' : 'user.enable', target: `user:${user.username}` });

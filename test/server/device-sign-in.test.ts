@@ -2,6 +2,7 @@
 // answers, tokens on API routes like a key of their user, rotation with reuse detection, revocation.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setUserDisabled } from '../../server/accounts/account-actions.ts';
 import { createTestGateway, type TestGateway } from '../helpers/test-app.ts';
 import { webLogin, type WebLogin } from '../helpers/web-login.ts';
 
@@ -159,11 +160,25 @@ describe('device sign-in', () => {
     const bobLogin = await webLogin(gw.text, 'bob');
     const tokens = await signIn(bobLogin);
     assert.equal((await messages(tokens.access_token!)).statusCode, 200);
-    await gw.store.users.setDisabled(bob.id, true);
-    gw.deps.authenticator.forgetUser(bob.id);
+    const user = (await gw.store.users.findById(bob.id))!;
+    await setUserDisabled(gw.store, user, true, { actor: 'cli:test', address: 'local' }, (event) => gw.deps.authenticator.revoke(event));
     const refused = await messages(tokens.access_token!);
     assert.equal(refused.statusCode, 401);
-    assert.match(refused.payload, /disabled/);
+    assert.match(refused.payload, /sign-in was ended/);
+    assert.equal((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token! })).body.error, 'invalid_grant');
+    await setUserDisabled(gw.store, { ...user, disabled: true }, false, { actor: 'cli:test', address: 'local' }, () => undefined);
+    assert.equal((await messages(tokens.access_token!)).statusCode, 401, 'enabling the account again does not bring the sign-in back');
+  });
+
+  it('signing out everywhere else on /account ends device sign-ins', async () => {
+    await gw.store.users.create('carol', 'password-123');
+    const carol = await webLogin(gw.text, 'carol');
+    const tokens = await signIn(carol);
+    const account = await gw.text.inject({ url: '/account', headers: { cookie: carol.cookie } });
+    assert.match(account.payload, /device sign-in/);
+    const res = await gw.text.inject({ method: 'POST', url: '/account/sessions/others', headers: { ...form, cookie: carol.cookie }, payload: `_csrf=${carol.csrf}` });
+    assert.equal(res.statusCode, 303);
+    assert.equal((await messages(tokens.access_token!)).statusCode, 401);
     assert.equal((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token! })).body.error, 'invalid_grant');
   });
 
