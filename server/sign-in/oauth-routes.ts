@@ -39,9 +39,10 @@ function clientName(params: Params, userAgent: string | undefined): string {
 }
 
 export function registerOAuthRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  const base = deps.settings.publicUrl;
-  app.get('/.well-known/oauth-authorization-server', async (_request, reply) =>
-    reply.header('cache-control', 'no-store').send({
+  app.get('/.well-known/oauth-authorization-server', async (_request, reply) => {
+    // Read per request: the public address is known only once the listener is up.
+    const base = deps.settings.publicUrl;
+    return reply.header('cache-control', 'no-store').send({
       issuer: base,
       device_authorization_endpoint: `${base}/oauth/device_authorization`,
       token_endpoint: `${base}/oauth/token`,
@@ -51,8 +52,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: GatewayDeps): vo
       scopes_supported: [],
       token_endpoint_auth_methods_supported: ['none'],
       revocation_endpoint_auth_methods_supported: ['none'],
-    }),
-  );
+    });
+  });
 
   app.register(async (oauth) => {
     oauth.removeAllContentTypeParsers();
