@@ -10,6 +10,7 @@ import { loadGatewayFile, type GatewayFileConfig } from './config/gateway-file.t
 import { ConfigError } from './errors/config-error.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { buildSharedParts } from './cluster/shared-parts.ts';
+import { OidcProviderClient } from './oidc/oidc-provider-client.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { DemoProvider } from './providers/demo/demo-provider.ts';
 import { EMBEDDED_ALIASES } from './providers/model-aliases.ts';
@@ -77,6 +78,8 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     hstsMaxAge: options.hstsMaxAge,
     maxKeysPerUser: options.maxKeysPerUser,
     sessionIdleMs: options.sessionIdleMs,
+    localPasswords: options.localPasswords,
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds,
   };
   const lifecycle = new Lifecycle();
   const deps: GatewayDeps = {
@@ -94,6 +97,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     requestLog,
     settings,
     logger,
+    ...(options.oidc ? { oidc: new OidcProviderClient(options.oidc) } : {}),
   };
   // Only with a metrics token: without one /metrics is off, and prom-client (with its dependencies,
   // about 90 modules) is never loaded, which keeps the idle gateway smaller.

@@ -17,6 +17,8 @@ export interface UsersTable {
   /** Money budgets in micro-units of the price table's currency (migration 0016). */
   budget_cost_day: number | string | null;
   budget_cost_month: number | string | null;
+  /** operator | viewer | member (migration 0018); is_admin is 1 exactly for operators. */
+  role: string;
 }
 
 export interface SessionsTable {
@@ -253,6 +255,25 @@ export interface AccessTokensTable {
   expires_at: string;
 }
 
+/** An identity-provider subject linked to a gateway account (migration 0018). */
+export interface UserIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  /** JSON array of the groups the provider reported at the last sign-in. */
+  groups: string;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
+/** The models a group's members may use (migration 0018). */
+export interface GroupPoliciesTable {
+  name: string;
+  /** JSON array of public model names. */
+  models: string;
+  updated_at: string;
+}
+
 export interface ImageHistoryTable {
   id: string;
   user_id: string;
@@ -285,5 +306,7 @@ export interface Database {
   sign_in_grants: SignInGrantsTable;
   refresh_tokens: RefreshTokensTable;
   access_tokens: AccessTokensTable;
+  user_identities: UserIdentitiesTable;
+  group_policies: GroupPoliciesTable;
   schema_probe: { id: Generated<number> };
 }

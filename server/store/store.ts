@@ -11,6 +11,8 @@ import { RequestLogRepo } from './request-log-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
 import { DeviceAuthorizationsRepo } from './device-authorizations-repo.ts';
 import { SignInGrantsRepo } from './sign-in-grants-repo.ts';
+import { IdentitiesRepo } from './identities-repo.ts';
+import { GroupPoliciesRepo } from './group-policies-repo.ts';
 import { UsageRepo } from './usage-repo.ts';
 import { UsersRepo } from './users-repo.ts';
 
@@ -28,6 +30,8 @@ export class Store {
   readonly prices: PricesRepo;
   readonly deviceAuthorizations: DeviceAuthorizationsRepo;
   readonly signInGrants: SignInGrantsRepo;
+  readonly identities: IdentitiesRepo;
+  readonly groupPolicies: GroupPoliciesRepo;
 
   constructor(readonly database: OpenedDatabase) {
     this.users = new UsersRepo(database.db, database.notifyRevocation);
@@ -43,6 +47,8 @@ export class Store {
     this.prices = new PricesRepo(database.db);
     this.deviceAuthorizations = new DeviceAuthorizationsRepo(database.db);
     this.signInGrants = new SignInGrantsRepo(database.db, database.notifyRevocation);
+    this.identities = new IdentitiesRepo(database.db);
+    this.groupPolicies = new GroupPoliciesRepo(database.db);
   }
 
   static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {

@@ -16,6 +16,7 @@ import * as requestLogRequestedModel from './0013-request-log-requested-model.ts
 import * as requestLogSupport from './0014-request-log-support.ts';
 import * as pricesAndCost from './0016-prices-and-cost.ts';
 import * as deviceSignIn from './0017-device-sign-in.ts';
+import * as identitiesGroupsRoles from './0018-identities-groups-roles.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014-request-log-support': requestLogSupport,
   '0016-prices-and-cost': pricesAndCost,
   '0017-device-sign-in': deviceSignIn,
+  '0018-identities-groups-roles': identitiesGroupsRoles,
 };
 
 export const migrationProvider: MigrationProvider = {
