@@ -6,6 +6,7 @@ import type { AuditEntry } from '../store/audit-repo.ts';
 import type { Store } from '../store/store.ts';
 import type { User } from '../store/users-repo.ts';
 import { AccountRuleError, checkNewPassword } from './account-rules.ts';
+import type { Role } from './roles.ts';
 
 export interface AccountActor extends Pick<AuditEntry, 'actor' | 'address'> {
   /** The acting account when a person signed in acts (web pages): they may not disable or delete themselves. */
@@ -60,4 +61,21 @@ export async function resetPassword(store: AccountStore, user: User, password: s
   await store.users.setPassword(user.id, password);
   await store.sessions.deleteForUser(user.id);
   await store.audit.record({ actor: actor.actor, address: actor.address, action: 'user.password', target: `user:${user.username}`, details: { by: 'operator', sessionsEnded: true } });
+}
+
+/**
+ * Changes an account's role: nobody changes their own, and the last active operator stays one.
+ * Audited with the old and new role; unchanged roles change and record nothing.
+ */
+export async function setUserRole(store: AccountStore, user: User, role: Role, actor: AccountActor): Promise<{ user: User; changed: boolean }> {
+  if (user.role === role) return { user, changed: false };
+  if (actor.userId === user.id) {
+    throw new AccountRuleError('self', 'You cannot change your own role.', `Ask another operator, or run \`gwctl admin user set ${user.username} --role ${role}\` on the gateway's host.`);
+  }
+  if (user.role === 'operator' && !user.disabled && (await store.users.countActiveOperators()) <= 1) {
+    throw new AccountRuleError('last_operator', `"${user.username}" is the last active operator; without one nobody could manage the gateway.`, 'Make another account an operator first.');
+  }
+  await store.users.setRole(user.id, role);
+  await store.audit.record({ actor: actor.actor, address: actor.address, action: 'user.role', target: `user:${user.username}`, details: { from: user.role, to: role } });
+  return { user: { ...user, role, isAdmin: role === 'operator' }, changed: true };
 }

@@ -122,6 +122,7 @@ describe('operator API', () => {
       'POST /admin/api/v1/users/{name}/disable',
       'POST /admin/api/v1/users/{name}/enable',
       'POST /admin/api/v1/users/{name}/password',
+      'PUT /admin/api/v1/users/{name}/role',
       'PUT /admin/api/v1/prices',
     ]);
     const audit = await gateway.text.inject({ url: '/admin/api/v1/audit?action=key.delete', headers: { authorization: `Bearer ${token}` } });
