@@ -122,8 +122,8 @@ describe('operator API', () => {
       'POST /admin/api/v1/users/{name}/disable',
       'POST /admin/api/v1/users/{name}/enable',
       'POST /admin/api/v1/users/{name}/password',
-      'PUT /admin/api/v1/users/{name}/role',
       'PUT /admin/api/v1/prices',
+      'PUT /admin/api/v1/users/{name}/role',
     ]);
     const audit = await gateway.text.inject({ url: '/admin/api/v1/audit?action=key.delete', headers: { authorization: `Bearer ${token}` } });
     assert.equal(audit.statusCode, 200);
