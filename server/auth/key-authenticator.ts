@@ -17,6 +17,7 @@ import type { UsersRepo } from '../store/users-repo.ts';
 import type { SignInGrantsRepo } from '../store/sign-in-grants-repo.ts';
 import { ACCESS_TOKEN_PREFIX } from '../sign-in/sign-in-secrets.ts';
 import { NO_BUDGETS } from '../limits/key-limits.ts';
+import { narrowedByGroups } from '../accounts/group-models.ts';
 
 export interface AuthContext {
   /** The key's id, or for a device sign-in's access token the sign-in (grant) id. */
@@ -56,6 +57,8 @@ export class KeyAuthenticator {
     private readonly invalidation: CacheInvalidation = {},
     /** Device sign-ins, whose access tokens work like a key of their user; absent = keys only. */
     private readonly signIns?: Pick<SignInGrantsRepo, 'findAccess'>,
+    /** The models the owner's identity-provider groups allow (null = no restriction); absent = no groups. */
+    private readonly groupModels?: (userId: string) => Promise<string[] | null>,
   ) {}
 
   /** Subscribes to the revocation feeds; call once at start. */
@@ -87,7 +90,8 @@ export class KeyAuthenticator {
     }
     const generation = this.generation;
     this.databaseLookups += 1;
-    const context = this.signIns && key.startsWith(ACCESS_TOKEN_PREFIX) ? await this.lookUpAccessToken(key, this.signIns) : await this.lookUpKey(key);
+    const found = this.signIns && key.startsWith(ACCESS_TOKEN_PREFIX) ? await this.lookUpAccessToken(key, this.signIns) : await this.lookUpKey(key);
+    const context = this.groupModels ? { ...found, userLimits: narrowedByGroups(found.userLimits, await this.groupModels(found.userId)) } : found;
     if (usable && generation === this.generation) {
       if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(hash, context);
