@@ -25,6 +25,7 @@ import { webNotFoundPage } from './web/pages/not-found-page.ts';
 import { FastLane } from './fast-lane/fast-lane.ts';
 import { registerAdminApi } from './admin-api/admin-api-plugin.ts';
 import { registerOAuthRoutes } from './sign-in/oauth-routes.ts';
+import { registerManagedSettings } from './sign-in/managed-settings-route.ts';
 
 /** A hop count becomes fastify's function form (its types take no number): the nearest `hops` proxies are believed. */
 function fastifyTrustProxy(trust: TrustProxy): string[] | ((address: string, hop: number) => boolean) {
@@ -79,6 +80,7 @@ export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   registerGemini(app, deps, lane);
   registerWeb(app, deps);
   registerOAuthRoutes(app, deps);
+  registerManagedSettings(app, deps);
   registerAdminApi(app, deps);
   if (lane) {
     lane.install(app.server);

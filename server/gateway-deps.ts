@@ -47,6 +47,8 @@ export interface GatewaySettings {
   accessTokenTtlSeconds?: number;
   /** Name-and-password sign-in on /login (default true); off when an identity provider signs everyone in. */
   localPasswords?: boolean;
+  /** The base of what GET /managed/settings serves Claude Code (--claude-managed-settings); absent = only availableModels. */
+  claudeManagedSettings?: Record<string, unknown>;
 }
 
 /** What fastify's trustProxy takes: a hop count or a list of addresses, ranges and names such as `loopback`. */

@@ -45,6 +45,8 @@ export interface ServeOptions {
   localPasswords?: boolean;
   /** Lifetime of device sign-in access tokens, in seconds (default one hour). */
   accessTokenTtlSeconds?: number;
+  /** A managed-settings.json document served (with availableModels) to signed-in Claude Code. */
+  claudeManagedSettingsFile?: string;
   /** How long in-flight requests and streams may run after a stop signal. */
   drainMs: number;
   usageFlushMs: number;

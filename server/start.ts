@@ -11,6 +11,7 @@ import { ConfigError } from './errors/config-error.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { buildSharedParts } from './cluster/shared-parts.ts';
 import { OidcProviderClient } from './oidc/oidc-provider-client.ts';
+import { readManagedSettings } from './sign-in/read-managed-settings.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { DemoProvider } from './providers/demo/demo-provider.ts';
 import { EMBEDDED_ALIASES } from './providers/model-aliases.ts';
@@ -80,6 +81,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     sessionIdleMs: options.sessionIdleMs,
     localPasswords: options.localPasswords,
     accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+    ...(options.claudeManagedSettingsFile ? { claudeManagedSettings: readManagedSettings(options.claudeManagedSettingsFile) } : {}),
   };
   const lifecycle = new Lifecycle();
   const deps: GatewayDeps = {

@@ -43,6 +43,7 @@ interface Args extends StoreArgs {
   oidcName?: string;
   localPasswords?: boolean;
   accessTokenTtl?: number;
+  claudeManagedSettings?: string;
   drainMs: number;
   logLevel: string;
   logFormat?: 'pretty' | 'json';
@@ -88,6 +89,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         .option('oidc-name', { type: 'string', default: envString(env, 'GWCTL_OIDC_NAME'), describe: 'Name on the "Sign in with …" button (default: the issuer\'s host) [env GWCTL_OIDC_NAME]' })
         .option('local-passwords', { type: 'boolean', default: envBoolean(env, 'GWCTL_LOCAL_PASSWORDS'), describe: 'Sign-in with gateway passwords on /login (default on; --no-local-passwords when the identity provider signs everyone in) [env GWCTL_LOCAL_PASSWORDS]' })
         .option('access-token-ttl', { type: 'number', default: envNumber(env, 'GWCTL_ACCESS_TOKEN_TTL'), describe: 'Lifetime of device sign-in access tokens (gwctl login, Claude Code) in seconds (default 3600) [env GWCTL_ACCESS_TOKEN_TTL]' })
+        .option('claude-managed-settings', { type: 'string', default: envString(env, 'GWCTL_CLAUDE_MANAGED_SETTINGS'), describe: 'A managed-settings.json document served at /managed/settings to Claude Code signed in through the gateway, with availableModels set per person [env GWCTL_CLAUDE_MANAGED_SETTINGS]' })
         .option('drain-ms', { type: 'number', default: envNumber(env, 'GWCTL_DRAIN_MS') ?? defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
         .option('log-level', {
           type: 'string',
@@ -186,6 +188,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           : {}),
         localPasswords: args.localPasswords,
         accessTokenTtlSeconds: args.accessTokenTtl,
+        claudeManagedSettingsFile: args.claudeManagedSettings,
         drainMs: args.drainMs,
         logLevel: args.logLevel,
       };

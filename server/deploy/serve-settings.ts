@@ -76,6 +76,7 @@ export const SERVE_SETTINGS: SettingsSection[] = [
       { env: 'GWCTL_OIDC_NAME', flag: 'oidc-name', value: 'Example SSO', describe: 'Name on the "Sign in with …" button' },
       { env: 'GWCTL_LOCAL_PASSWORDS', flag: 'local-passwords', value: 'true', describe: 'Sign-in with gateway passwords on /login; false when the provider signs everyone in' },
       { env: 'GWCTL_ACCESS_TOKEN_TTL', flag: 'access-token-ttl', value: '3600', describe: 'Lifetime of device sign-in access tokens (gwctl login, Claude Code), in seconds' },
+      { env: 'GWCTL_CLAUDE_MANAGED_SETTINGS', flag: 'claude-managed-settings', value: '/etc/gwctl/claude-managed-settings.json', describe: 'managed-settings.json served to Claude Code signed in through the gateway (availableModels set per person)' },
     ],
   },
   {
