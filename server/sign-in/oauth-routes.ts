@@ -4,6 +4,7 @@
 // optional: Claude Code sends none. Answers are never cached and never carry secrets in errors.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { GatewayDeps } from '../gateway-deps.ts';
+import { AttemptWindow } from './attempt-window.ts';
 import { collectDeviceTokens, refreshSignIn, revokeToken, startDeviceAuthorization, type OAuthError } from './device-flow.ts';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -38,7 +39,12 @@ function clientName(params: Params, userAgent: string | undefined): string {
   return name.length > 80 ? `${name.slice(0, 77)}...` : name;
 }
 
+/** Device sign-ins one address may start per ten minutes. */
+export const DEVICE_STARTS_PER_WINDOW = 30;
+const DEVICE_START_WINDOW_MS = 600_000;
+
 export function registerOAuthRoutes(app: FastifyInstance, deps: GatewayDeps): void {
+  const starts = new AttemptWindow(DEVICE_STARTS_PER_WINDOW, DEVICE_START_WINDOW_MS, deps.now);
   app.get('/.well-known/oauth-authorization-server', async (_request, reply) => {
     // Read per request: the public address is known only once the listener is up.
     const base = deps.settings.publicUrl;
@@ -84,6 +90,12 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: GatewayDeps): vo
 
     oauth.post('/oauth/device_authorization', async (request, reply) => {
       const params = (request.body ?? {}) as Params;
+      const wait = starts.retryAfterSeconds(request.ip);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return sendError(reply, { status: 429, error: 'slow_down', description: `Too many sign-ins were started from this address; try again in ${wait} s.` });
+      }
+      starts.record(request.ip);
       const answer = await startDeviceAuthorization(deps, { name: clientName(params, request.headers['user-agent']), address: request.ip });
       return reply.header('cache-control', 'no-store').send(answer);
     });

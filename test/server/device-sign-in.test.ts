@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setUserDisabled } from '../../server/accounts/account-actions.ts';
+import { DEVICE_STARTS_PER_WINDOW } from '../../server/sign-in/oauth-routes.ts';
+import { WRONG_CODES_PER_WINDOW } from '../../server/web/pages/device-page.ts';
 import { createTestGateway, type TestGateway } from '../helpers/test-app.ts';
 import { webLogin, type WebLogin } from '../helpers/web-login.ts';
 
@@ -188,5 +190,32 @@ describe('device sign-in', () => {
     assert.equal(res.json().error, 'invalid_request');
     const json = await gw.text.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/json' }, payload: { grant_type: 'refresh_token', refresh_token: 'gwr-x' } });
     assert.equal(json.json().error, 'invalid_grant');
+  });
+});
+
+describe('device sign-in throttling', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await createTestGateway();
+    await gw.store.users.create('guesser', 'password-123');
+  });
+  after(() => gw.close());
+
+  it('bounds the sign-ins one address starts, and the wrong codes one person enters', async () => {
+    for (let i = 0; i < DEVICE_STARTS_PER_WINDOW; i++) {
+      assert.equal((await gw.text.inject({ method: 'POST', url: '/oauth/device_authorization', headers: form, payload: '' })).statusCode, 200);
+    }
+    const refused = await gw.text.inject({ method: 'POST', url: '/oauth/device_authorization', headers: form, payload: '' });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json().error, 'slow_down');
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+
+    const login = await webLogin(gw.text, 'guesser');
+    for (let i = 0; i < WRONG_CODES_PER_WINDOW; i++) {
+      assert.equal((await gw.text.inject({ url: '/device?user_code=BBBB-BBBB', headers: { cookie: login.cookie } })).statusCode, 404);
+    }
+    const blocked = await gw.text.inject({ url: '/device?user_code=BBBB-BBBC', headers: { cookie: login.cookie } });
+    assert.equal(blocked.statusCode, 429);
+    assert.match(blocked.payload, /Too many wrong codes/);
   });
 });

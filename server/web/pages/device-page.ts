@@ -11,6 +11,7 @@ import { shortTime } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
 import { checkCsrf, requirePage } from '../session/web-session.ts';
+import { AttemptWindow } from '../../sign-in/attempt-window.ts';
 
 function send(request: FastifyRequest, reply: FastifyReply, body: SafeHtml, status = 200) {
   return reply
@@ -38,8 +39,25 @@ function unusable(found: DeviceAuthorization | undefined, now: Date): string | u
   return undefined;
 }
 
+/** Codes a person may get wrong per ten minutes: guessing someone else's pending code stays hopeless. */
+export const WRONG_CODES_PER_WINDOW = 10;
+
 export function registerDevicePage(app: FastifyInstance, deps: GatewayDeps): void {
   const onRequest = requirePage(deps);
+  const wrongCodes = new AttemptWindow(WRONG_CODES_PER_WINDOW, 600_000, deps.now);
+  /** The authorization a code names, unless this person got too many codes wrong lately (then a 429 page is sent). */
+  async function lookUp(request: FastifyRequest, reply: FastifyReply, code: string): Promise<DeviceAuthorization | undefined | 'refused'> {
+    const who = request.webUser!.id;
+    const wait = wrongCodes.retryAfterSeconds(who);
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      await send(request, reply, codeForm(`Too many wrong codes; try again in ${Math.ceil(wait / 60)} minute(s).`), 429);
+      return 'refused';
+    }
+    const found = await deps.store.deviceAuthorizations.findByUserCode(code);
+    if (!found) wrongCodes.record(who);
+    return found;
+  }
   const now = () => new Date((deps.now ?? Date.now)());
 
   app.get<{ Querystring: { user_code?: string } }>('/device', { onRequest }, async (request, reply) => {
@@ -47,7 +65,8 @@ export function registerDevicePage(app: FastifyInstance, deps: GatewayDeps): voi
     if (typed === undefined || typed === '') return send(request, reply, codeForm());
     const code = normalizeUserCode(typed);
     if (!code) return send(request, reply, codeForm('A code is eight letters, like ABCD-EFGH.'), 400);
-    const found = await deps.store.deviceAuthorizations.findByUserCode(code);
+    const found = await lookUp(request, reply, code);
+    if (found === 'refused') return reply;
     const problem = unusable(found, now());
     if (problem || !found) return send(request, reply, codeForm(problem), 404);
     const csrf = request.webSession!.csrfToken;
@@ -74,7 +93,8 @@ export function registerDevicePage(app: FastifyInstance, deps: GatewayDeps): voi
     const { user_code: typed = '', decision } = request.body ?? {};
     const code = normalizeUserCode(String(typed));
     if (!code || (decision !== 'approve' && decision !== 'deny')) return send(request, reply, codeForm('The form was incomplete. Enter the code again.'), 400);
-    const found = await deps.store.deviceAuthorizations.findByUserCode(code);
+    const found = await lookUp(request, reply, code);
+    if (found === 'refused') return reply;
     const problem = unusable(found, now());
     const user = request.webUser!;
     if (problem || !found || !(await deps.store.deviceAuthorizations.decide(code, user.id, decision === 'approve' ? 'approved' : 'denied'))) {
