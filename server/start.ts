@@ -58,7 +58,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   const shared = await buildSharedParts(
     store,
     router,
-    { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix, requestsPerMinute: options.rateLimitRpm ?? fileConfig?.limits.requestsPerMinute ?? DEFAULT_RATE_LIMIT_RPM },
+    { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix, requestsPerMinute: options.rateLimitRpm ?? fileConfig?.limits.requestsPerMinute ?? DEFAULT_RATE_LIMIT_RPM, fileGroups: fileConfig?.groups },
     logger,
   );
   const usage = new UsageMeter(store.usage);

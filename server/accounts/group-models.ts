@@ -18,11 +18,17 @@ export function narrowedByGroups(limits: UserLimits, groupModels: string[] | nul
   return { ...limits, models };
 }
 
+/** The database's entries, and the providers file's for groups the database has none for. */
+export function withFileGroups(stored: GroupPolicy[], fromFile: GroupPolicy[]): GroupPolicy[] {
+  const named = new Set(stored.map((p) => p.name));
+  return [...stored, ...fromFile.filter((p) => !named.has(p.name))];
+}
+
 /** The loader the key authenticator calls on a cache miss (two small queries). */
-export function groupModelsLoader(store: Pick<Store, 'identities' | 'groupPolicies'>): (userId: string) => Promise<string[] | null> {
+export function groupModelsLoader(store: Pick<Store, 'identities' | 'groupPolicies'>, fromFile: GroupPolicy[] = []): (userId: string) => Promise<string[] | null> {
   return async (userId) => {
     const groups = await store.identities.groupsOf(userId);
     if (groups.length === 0) return null;
-    return modelsForGroups(groups, await store.groupPolicies.list());
+    return modelsForGroups(groups, withFileGroups(await store.groupPolicies.list(), fromFile));
   };
 }

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { deleteGroupModels, setGroupModels } from '../../server/accounts/group-changes.ts';
-import { modelsForGroups, narrowedByGroups } from '../../server/accounts/group-models.ts';
+import { modelsForGroups, narrowedByGroups, withFileGroups } from '../../server/accounts/group-models.ts';
+import { parseGatewayConfig } from '../../server/config/gateway-file.ts';
 import { NO_USER_LIMITS } from '../../server/limits/key-limits.ts';
 import { createTestGateway, type TestGateway } from '../helpers/test-app.ts';
 
@@ -34,6 +35,19 @@ describe('group model allowlists', () => {
     assert.equal(modelsForGroups(['support'], policies), null, 'no listed group: no restriction');
     assert.deepEqual(narrowedByGroups({ ...NO_USER_LIMITS, models: ['b', 'z'] }, ['a', 'b']).models, ['b']);
     assert.deepEqual(narrowedByGroups(NO_USER_LIMITS, null), NO_USER_LIMITS);
+  });
+
+  it('takes groups from the providers file; an entry set in the database wins', () => {
+    const config = parseGatewayConfig('providers.yaml', {
+      providers: [{ name: 'demo', type: 'demo', models: ['demo-chat'] }],
+      groups: [{ name: 'engineering', models: ['demo-chat'] }, { name: 'sales', models: ['x'] }],
+    });
+    assert.deepEqual(config.groups.map((g) => [g.name, g.models]), [['engineering', ['demo-chat']], ['sales', ['x']]]);
+    const merged = withFileGroups([{ name: 'sales', models: ['y'], updatedAt: '' }], config.groups);
+    assert.deepEqual(modelsForGroups(['sales'], merged), ['y']);
+    assert.deepEqual(modelsForGroups(['engineering'], merged), ['demo-chat']);
+    assert.throws(() => parseGatewayConfig('providers.yaml', { providers: [{ name: 'demo', type: 'demo' }], groups: [{ name: 'a', models: [] }] }), /groups\[0\]\.models must be a non-empty list/);
+    assert.throws(() => parseGatewayConfig('providers.yaml', { providers: [{ name: 'demo', type: 'demo' }], groups: [{ name: 'a', models: ['m'] }, { name: 'a', models: ['m'] }] }), /repeats "a"/);
   });
 
   it('refuses a model outside the group allowlist at once, and lifts it when the allowlist goes', async () => {
