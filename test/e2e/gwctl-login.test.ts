@@ -4,14 +4,16 @@
 // client without any key in the shell or on disk, and `gwctl logout` revokes it everywhere.
 // A plain HTTP client goes through the same flow (RFC 8628 polling).
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { installFakeClient, readClientRecord } from '../helpers/fake-client.ts';
 import { GatewayProcess } from '../helpers/gateway-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { unusedPort } from '../helpers/fake-proxy.ts';
+import { CLAUDE_CODE, installRealClient, realClientEnv, tempHome } from '../helpers/real-clients.ts';
 import { gwctl, gwctlProcess, makeSandbox, type Sandbox } from '../cli/gwctl-harness.ts';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -19,6 +21,7 @@ const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 let gateway: GatewayProcess;
 let browser: TestBrowser;
 const sandboxes: Sandbox[] = [];
+const cleanups: Array<() => void> = [];
 
 before(async () => {
   [gateway, browser] = await Promise.all([GatewayProcess.start(), launchBrowser()]);
@@ -27,6 +30,7 @@ before(async () => {
 after(async () => {
   await Promise.all([gateway?.cleanup(), browser?.close()]);
   for (const s of sandboxes) s.cleanup();
+  for (const cleanup of cleanups) cleanup();
 });
 
 /** Dana's browser: opens the approval address, signs in when asked, and presses a button. */
@@ -121,6 +125,29 @@ describe('device sign-in end to end', () => {
     const again = await gwctl(['token'], s.env);
     assert.equal(again.code, 1);
     assert.match(again.err, /Not signed in/);
+  });
+
+  test('gwctl login, then gwctl start runs the real Claude Code with a short-lived token and no key on disk', { timeout: 600_000 }, async () => {
+    const clientDir = dirname(await installRealClient(CLAUDE_CODE));
+    const { home, cleanup } = tempHome('gwctl-login-claude-');
+    cleanups.push(cleanup);
+    const env = realClientEnv(home, { PATH: `${clientDir}:${process.env.PATH ?? ''}`, GWCTL_BASE_URL: gateway.textUrl, GWCTL_PROXY_URL: `http://127.0.0.1:${await unusedPort()}`, GWCTL_CREDENTIAL_STORE: 'file' });
+    const login = gwctlProcess(['login'], { env, cwd: home });
+    let stderr = '';
+    login.child.stderr!.on('data', (t: string) => (stderr += t));
+    await waitFor(() => /\/device\?user_code=/.test(stderr), { timeoutMs: 60_000, what: 'gwctl login to print the approval address' });
+    await (await decideInBrowser(/(http:\/\/\S+\/device\?user_code=\S+)/.exec(stderr)![1]!, 'Approve')).context().close();
+    assert.equal((await login.done).code, 0);
+    const start = gwctlProcess(['start', '--', '-p', 'say pong'], { env, cwd: home });
+    const run = await start.done;
+    assert.equal(run.code, 0, `stdout:\n${run.out}\nstderr:\n${run.err}`);
+    assert.match(run.out, /Demo reply to "say pong"\./);
+    assert.match(run.err, /using your sign-in/);
+    assert.match(run.err, /ANTHROPIC_AUTH_TOKEN=…[A-Za-z0-9]{4} /, 'the token is shown masked only');
+    assert.doesNotMatch(run.err + run.out, /gwa-[A-Za-z0-9]{20,}/);
+    // Nothing under the home holds an API key: only the sign-in file (0600) with its tokens.
+    const files = readdirSync(home, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    for (const file of files) assert.doesNotMatch(readFileSync(join(file.parentPath, file.name), 'utf8'), /\bsk-[A-Za-z0-9]{20,}/, join(file.parentPath, file.name));
   });
 
   test('gwctl login reports a denial', async () => {
