@@ -94,7 +94,9 @@ export class OidcProviderClient {
       const reason = typeof body.error === 'string' ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}` : `HTTP ${status}`;
       throw new OidcCallbackError(`The identity provider refused the sign-in code (${reason}). A code works once: it may have been used already or have expired.`);
     }
-    this.keys ??= createRemoteJWKSet(new URL(meta.jwks_uri));
+    // A token signed with a key not yet seen fetches the set again, at most once a second: a
+    // provider that rotates its keys is followed within a sign-in or two.
+    this.keys ??= createRemoteJWKSet(new URL(meta.jwks_uri), { cooldownDuration: 1000, cacheMaxAge: 600_000 });
     let claims: JWTPayload & Record<string, unknown>;
     try {
       ({ payload: claims } = await jwtVerify(body.id_token, this.keys, { issuer: meta.issuer, audience: this.settings.clientId, algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'] }));

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { OidcCallbackError, OidcProviderClient } from '../../server/oidc/oidc-provider-client.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 describe('ID token verification', () => {
   let server: Server;
@@ -66,6 +67,25 @@ describe('ID token verification', () => {
   it('accepts a token signed with a published key and carrying the nonce', async () => {
     const claims = await finishWith(await idToken(published.privateKey));
     assert.equal(claims.sub, 'person-1');
+  });
+
+  it('follows a key rotation: a token signed with a newly published key is verified after a fresh fetch of the keys', async () => {
+    const client = new OidcProviderClient(settings());
+    answer = async () => ({ status: 200, body: { id_token: await idToken(published.privateKey) } });
+    await client.finish('code', pending, 'http://gw.test/login/oidc/callback');
+    const next = await generateKeyPair('RS256');
+    const old = published;
+    published = { privateKey: next.privateKey, jwk: { ...(await exportJWK(next.publicKey)), kid: 'k2', alg: 'RS256', use: 'sig' } };
+    try {
+      const rotated = () => new SignJWT({ nonce: 'the-nonce' }).setProtectedHeader({ alg: 'RS256', kid: 'k2' }).setIssuer(issuer).setAudience('gateway').setSubject('person-2').setIssuedAt().setExpirationTime('5m').sign(next.privateKey);
+      answer = async () => ({ status: 200, body: { id_token: await rotated() } });
+      // Within a second of the last fetch the set is not fetched again (a flood of unknown key ids
+      // cannot hammer the provider); after it, the new key is found.
+      const claims = await waitFor(() => client.finish('code', pending, 'http://gw.test/login/oidc/callback').catch(() => undefined), { timeoutMs: 15_000, intervalMs: 200, what: 'the rotated key to be fetched' });
+      assert.equal(claims.sub, 'person-2');
+    } finally {
+      published = old;
+    }
   });
 
   it('refuses a token signed with a key the provider does not publish', async () => {

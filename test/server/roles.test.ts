@@ -39,6 +39,8 @@ describe('roles', () => {
     assert.equal(page.statusCode, 200);
     assert.match(page.payload, /href="\/admin"/, 'the operator pages are in the viewer’s navigation');
     assert.doesNotMatch(page.payload, /class="inline role-form"/, 'no role forms for a viewer');
+    assert.match(page.payload, /id="viewer-note"/);
+    assert.doesNotMatch(page.payload, /Create a user|Disable…/, 'no forms that would only be refused');
     const create = await gw.text.inject({ method: 'POST', url: '/admin/users', headers: { ...form, cookie: viewer.cookie }, payload: new URLSearchParams({ _csrf: viewer.csrf, username: 'x1', password: 'password-123' }).toString() });
     assert.equal(create.statusCode, 403);
     assert.match(create.payload, /Viewers can read/);

@@ -57,11 +57,14 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
       daily.set(r.userId, days);
     }
     const csrf = request.webSession!.csrfToken;
+    const viewing = request.webUser!.role !== 'operator';
     const budgetStatus = new Map(await Promise.all(users.map(async (u) => [u.id, await standings(deps.budgets, { subject: `user:${u.id}`, budgets: u.limits.budgets }, now)] as const)));
     const body = html`
       <div class="page-head"><h1>Users</h1></div>
       ${message ? html`<p class="${message.error ? 'error' : 'notice'}" role="status">${message.text}</p>` : ''}
-      <section class="card">
+      ${viewing
+        ? html`<p class="muted" id="viewer-note">You are a viewer: you see what operators see and change nothing.</p>`
+        : html`      <section class="card">
         <h2>Create a user</h2>
         <form method="post" action="/admin/users" class="inline">
           <input type="hidden" name="_csrf" value="${csrf}">
@@ -70,7 +73,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
           <label class="check"><input type="checkbox" name="admin" value="1"> Operator</label>
           <button type="submit" class="primary">Create</button>
         </form>
-      </section>
+      </section>`}
       <section class="card">
         <h2>All users</h2>
         <div class="table-wrap"><table id="users-table">
@@ -83,12 +86,12 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
             }</td><td>${u.disabled ? 'disabled' : 'active'}</td><td>${shortTime(u.createdAt)}</td>
               <td class="spark-cell"><a href="/admin/users/${u.id}/usage" title="Usage charts of ${u.username}">${sparkline(sparkDays(daily.get(u.id) ?? new Map(), now))}</a></td>
               <td class="limits-cell">${limitsSummary(u.limits, budgetStatus.get(u.id) ?? [], now)}</td>
-              <td class="actions-cell"><details class="row-actions"><summary class="button small">Actions<span class="sr-only"> for ${u.username}</span></summary><div class="row-menu">
+              <td class="actions-cell">${viewing ? html`<a class="button small" href="/admin/users/${u.id}/usage">Usage charts</a>` : html`<details class="row-actions"><summary class="button small">Actions<span class="sr-only"> for ${u.username}</span></summary><div class="row-menu">
                 <a class="button small" href="/admin/users/${u.id}/usage">Usage charts</a><a class="button small" href="/admin/users/${u.id}/limits">Limits</a><a class="button small" href="/admin/users/${u.id}/password">Set password</a>${
                   u.id === request.webUser!.id
                     ? html`<span class="muted">(you: no disable or delete)</span>`
                     : html`<a class="button small ${u.disabled ? '' : 'danger'}" href="/admin/users/${u.id}/${u.disabled ? 'enable' : 'disable'}">${u.disabled ? 'Enable' : 'Disable'}…</a><a class="button small danger" href="/admin/users/${u.id}/delete">Delete…</a>`
-                }</div></details></td></tr>`,
+                }</div></details>`}</td></tr>`,
           )}</tbody>
         </table></div>
       </section>
