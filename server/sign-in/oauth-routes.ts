@@ -33,10 +33,15 @@ function sendError(reply: FastifyReply, refusal: OAuthError) {
   return reply.code(refusal.status).header('cache-control', 'no-store').send({ error: refusal.error, error_description: refusal.description });
 }
 
-/** Who asks, as the approval page shows it: the client id it sent, else its User-Agent. */
+/** Who asks, as the approval page shows it: the client id it sent, else what its User-Agent says. */
 function clientName(params: Params, userAgent: string | undefined): string {
-  const name = (params.client_id || userAgent || 'an unnamed client').replace(/[^\x20-\x7e]/g, '?');
-  return name.length > 80 ? `${name.slice(0, 77)}...` : name;
+  const clean = (text: string) => {
+    const printable = text.replace(/[^\x20-\x7e]/g, '?');
+    return printable.length > 80 ? `${printable.slice(0, 77)}...` : printable;
+  };
+  if (params.client_id) return clean(params.client_id);
+  // Claude Code's /login sends no client id; its HTTP library names itself.
+  return userAgent ? `a client without a name (User-Agent ${clean(userAgent)})` : 'a client without a name';
 }
 
 /** Device sign-ins one address may start per ten minutes. */
