@@ -1,4 +1,4 @@
-// gwctl login [--base-url URL] [--no-open]
+// gwctl login [--base-url URL] [--no-open] [--json]
 // Device sign-in to the gateway: shows (and on a desktop opens) the approval address with its code,
 // waits for the approval in a signed-in browser, and keeps the sign-in in the OS keychain or a file
 // only the user can read. No key is ever copied into a shell.
@@ -7,11 +7,13 @@ import type { CommandModule } from 'yargs';
 import { deviceLogin } from '../../core/sign-in/device-login.ts';
 import type { DeviceAuthorization } from '../../core/sign-in/gateway-oauth-client.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
+import { toJson } from '../output/format-table.ts';
 import { settingsOptions } from './config/settings-options.ts';
 import { asCliError, signInGateway, signInStore } from './sign-in/sign-in-target.ts';
 
 interface Args {
   open: boolean;
+  json: boolean;
 }
 
 /** Opens the address in the desktop's browser; quietly nothing where there is none. */
@@ -30,7 +32,8 @@ export function loginCommand(ctx: CliContext): CommandModule<object, Args> {
     builder: (y) =>
       settingsOptions
         .add(y, ['baseUrl'])
-        .option('open', { type: 'boolean', default: true, describe: 'Open the approval address in the browser when on a desktop terminal (--no-open: only print it)' }) as never,
+        .option('open', { type: 'boolean', default: true, describe: 'Open the approval address in the browser when on a desktop terminal (--no-open: only print it)' })
+        .option('json', { type: 'boolean', default: false, describe: 'Print {"gateway","keptIn","accessExpiresAt"} when signed in (the address and code still go to stderr)' }) as never,
     handler: async (args) => {
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
       const gateway = signInGateway(settings);
@@ -45,7 +48,8 @@ export function loginCommand(ctx: CliContext): CommandModule<object, Args> {
       };
       const record = await asCliError(() => deviceLogin(gateway, { show }));
       await store.write(record);
-      ctx.stdout(`Signed in to ${gateway}. The sign-in is kept in ${store.where}; \`gwctl token\` prints an access token, \`gwctl logout\` ends it.\n`);
+      if (args.json) ctx.stdout(toJson({ gateway, keptIn: store.where, accessExpiresAt: new Date(record.accessExpiresAt).toISOString() }));
+      else ctx.stdout(`Signed in to ${gateway}. The sign-in is kept in ${store.where}; \`gwctl token\` prints an access token, \`gwctl logout\` ends it.\n`);
       ctx.finish(EXIT.ok);
     },
   };

@@ -1,24 +1,25 @@
-// gwctl logout [--base-url URL]
+// gwctl logout [--base-url URL] [--json]
 // Ends the sign-in of `gwctl login`: revoked at the gateway (its access tokens stop working on
 // every instance at once) and removed from the keychain or file.
 import type { CommandModule } from 'yargs';
 import { revoke } from '../../core/sign-in/gateway-oauth-client.ts';
 import { CliError, EXIT, type CliContext } from '../cli-context.ts';
+import { toJson } from '../output/format-table.ts';
 import { settingsOptions } from './config/settings-options.ts';
 import { signInGateway, signInStore } from './sign-in/sign-in-target.ts';
 
-export function logoutCommand(ctx: CliContext): CommandModule<object, object> {
+export function logoutCommand(ctx: CliContext): CommandModule<object, { json: boolean }> {
   return {
     command: 'logout',
     describe: "End this machine's sign-in to the gateway (revoked there, removed here)",
-    builder: (y) => settingsOptions.add(y, ['baseUrl']) as never,
+    builder: (y) => settingsOptions.add(y, ['baseUrl']).option('json', { type: 'boolean', default: false, describe: 'Print {"gateway","signedIn","revoked"}' }) as never,
     handler: async (args) => {
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
       const gateway = signInGateway(settings);
       const store = await signInStore(ctx.env);
       const record = await store.read(gateway);
       if (!record) {
-        ctx.stdout(`Not signed in to ${gateway}; nothing to do.\n`);
+        ctx.stdout(args.json ? toJson({ gateway, signedIn: false, revoked: false }) : `Not signed in to ${gateway}; nothing to do.\n`);
         ctx.finish(EXIT.ok);
         return;
       }
@@ -37,7 +38,7 @@ export function logoutCommand(ctx: CliContext): CommandModule<object, object> {
           'Its access token stops working within the hour anyway; to end it now, sign out everywhere on the gateway’s /account page.',
         );
       }
-      ctx.stdout(`Signed out of ${gateway}: the sign-in is revoked and removed from ${store.where}.\n`);
+      ctx.stdout(args.json ? toJson({ gateway, signedIn: true, revoked: true }) : `Signed out of ${gateway}: the sign-in is revoked and removed from ${store.where}.\n`);
       ctx.finish(EXIT.ok);
     },
   };
