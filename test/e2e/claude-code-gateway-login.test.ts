@@ -4,7 +4,7 @@
 // an overlay and that folder a bind mount of a temp dir; the machine's /etc is never written. The
 // screens are driven in tmux; the code is approved on the gateway's /device page by a signed-in
 // headless Chromium, typing the code into its one field. Then `claude -p "say pong"` uses the
-// stored session, and the gateway's managed settings reach it.
+// stored session (refreshing its short-lived token), and the gateway's managed settings reach it.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ before(async () => {
   const base = join(root, 'base-managed-settings.json');
   writeFileSync(base, JSON.stringify({ cleanupPeriodDays: 45 }));
   [gateway, browser, claude] = await Promise.all([
-    GatewayProcess.start({ logLevel: 'info', adminPassword: 'admin-password-123', extraArgs: ['--claude-managed-settings', base] }),
+    GatewayProcess.start({ logLevel: 'info', adminPassword: 'admin-password-123', extraArgs: ['--claude-managed-settings', base, '--access-token-ttl', '60'] }),
     launchBrowser(),
     installRealClient(CLAUDE_CODE),
   ]);
@@ -170,7 +170,11 @@ test('Claude Code signs in through /login → Cloud gateway, then claude -p uses
   assert.match(stored, /"jwt":"gwa-/);
   assert.doesNotMatch(stored, /sk-/);
   // The gateway served its token endpoint, its managed settings (200, the operator's base) and messages with that token.
-  assert.match(gateway.stderr, /"path":"\/oauth\/token","status":200/);
+  // Access tokens live 60 s here, inside Claude Code's five-minute margin: it refreshed (without a
+  // client_id) at least once after the device flow's one success, and the rotation held.
+  const tokenSuccesses = gateway.stderr.match(/"path":"\/oauth\/token","status":200/g) ?? [];
+  assert.ok(tokenSuccesses.length >= 2, `the device flow and at least one refresh succeeded (${tokenSuccesses.length})`);
+  assert.doesNotMatch(gateway.stderr, /"path":"\/v1\/messages","status":401/);
   assert.match(gateway.stderr, /"path":"\/managed\/settings","status":200/);
   assert.match(readFileSync(join(root, 'home', '.claude', 'remote-settings.json'), 'utf8'), /"cleanupPeriodDays": 45/, 'the gateway’s policy reached Claude Code');
   assert.match(gateway.stderr, /"path":"\/v1\/messages","status":200/);
