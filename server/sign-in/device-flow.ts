@@ -1,7 +1,7 @@
 // The device authorization grant (RFC 8628) and refresh-token rotation, as answers of the token
 // endpoint. Every refusal is an OAuth error code with a description that says what to do.
 import type { GatewayDeps } from '../gateway-deps.ts';
-import type { IssuedTokens } from '../store/sign-in-grants-repo.ts';
+import type { IssuedTokens, SignInGrant } from '../store/sign-in-grants-repo.ts';
 import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
 import { displayUserCode, generateAccessToken, generateDeviceCode, generateRefreshToken, generateUserCode } from './sign-in-secrets.ts';
 import { accessTokenTtlSeconds, DEVICE_CODE_TTL_MS, POLL_INTERVAL_SECONDS, REFRESH_TOKEN_TTL_MS, SLOW_DOWN_STEP_SECONDS } from './sign-in-lifetimes.ts';
@@ -107,6 +107,7 @@ export async function refreshSignIn(deps: GatewayDeps, refreshToken: string): Pr
       return refuse('invalid_grant', 'This sign-in was ended (signed out or revoked). Sign in again.');
     case 'reused':
       revokeEverywhere(deps, { kind: 'key', id: used.grant.id });
+      await auditEnd(deps, used.grant, 'refresh token reused', 'gateway');
       return refuse('invalid_grant', 'This refresh token was already used, so this sign-in was ended to protect the account. Sign in again.');
     case 'ok': {
       const user = await deps.store.users.findById(used.grant.userId);
@@ -127,7 +128,13 @@ export async function endSignIn(deps: GatewayDeps, grantId: string, reason: stri
 }
 
 /** POST /oauth/revoke (RFC 7009): either token ends its whole sign-in; an unknown token is no error. */
-export async function revokeToken(deps: GatewayDeps, token: string): Promise<void> {
+export async function revokeToken(deps: GatewayDeps, token: string, address: string): Promise<void> {
   const grant = await deps.store.signInGrants.findByToken(token);
-  if (grant && !grant.revokedAt) await endSignIn(deps, grant.id, 'revoked by the client');
+  if (grant && !grant.revokedAt && (await endSignIn(deps, grant.id, 'revoked by the client'))) await auditEnd(deps, grant, 'signed out by the client', address);
+}
+
+/** The audit entry of an ended sign-in, under its person's name (never a token). */
+async function auditEnd(deps: GatewayDeps, grant: SignInGrant, reason: string, address: string): Promise<void> {
+  const user = await deps.store.users.findById(grant.userId);
+  await deps.store.audit.record({ actor: `user:${user?.username ?? grant.userId}`, address, action: 'signin.revoke', target: `user:${user?.username ?? grant.userId}`, details: { signIn: grant.id, client: grant.clientName, reason } });
 }

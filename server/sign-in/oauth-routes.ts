@@ -126,7 +126,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: GatewayDeps): vo
     oauth.post('/oauth/revoke', async (request, reply) => {
       const params = (request.body ?? {}) as Params;
       if (!params.token) return sendError(reply, { status: 400, error: 'invalid_request', description: 'The token parameter is missing.' });
-      await revokeToken(deps, params.token);
+      await revokeToken(deps, params.token, request.ip);
       return reply.header('cache-control', 'no-store').send({});
     });
   });

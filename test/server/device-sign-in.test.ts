@@ -144,6 +144,9 @@ describe('device sign-in', () => {
     assert.equal(reused.body.error, 'invalid_grant');
     assert.match(reused.body.error_description!, /already used/);
     assert.equal((await messages(renewed.body.access_token!)).statusCode, 401, 'the family is revoked at once');
+    const audit = await gw.store.audit.list({ action: 'signin.revoke' });
+    assert.ok(audit.some((e) => e.target === 'user:alice' && (e.details as { reason?: string }).reason === 'refresh token reused'));
+    assert.doesNotMatch(JSON.stringify(audit), /gwr-|gwa-/, 'no token in the audit log');
     assert.equal((await token({ grant_type: 'refresh_token', refresh_token: renewed.body.refresh_token! })).body.error, 'invalid_grant');
   });
 
