@@ -62,6 +62,16 @@ async function signInAtProvider(page: Page, login: string): Promise<void> {
   }
 }
 
+/** Through the provider's consent page if it asks, until the browser is back on /device. */
+async function waitForDevicePage(page: Page): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(new URL(page.url()).origin === gateway.textUrl && new URL(page.url()).pathname === '/device' && (await page.locator('#device-approve').count()))) {
+    if (Date.now() > deadline) throw new Error(`not back on /device; the browser is at ${page.url()}`);
+    if (await page.locator('input[name="prompt"][value="consent"]').count().catch(() => 0)) await page.click('button[type="submit"]').catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.browser.newContext();
   return { context, page: await context.newPage() };
@@ -163,6 +173,31 @@ describe('console single sign-on', { concurrency: 1 }, () => {
     assert.match((await other.page.textContent('#sign-in-failed')) ?? '', /refused the sign-in code/);
     assert.equal(await sessionCookie(other.context), undefined);
     await other.context.close();
+  });
+
+  test('a device sign-in approved after signing in through the provider: /device → provider → back to /device with the code', async () => {
+    const start = await fetch(`${gateway.textUrl}/oauth/device_authorization`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=claude-code-test' });
+    const device = (await start.json()) as { device_code: string; user_code: string; verification_uri_complete: string };
+    const { context, page } = await newContext();
+    await page.goto(device.verification_uri_complete);
+    assert.equal(new URL(page.url()).pathname, '/login');
+    await page.click('#sign-in-oidc');
+    await page.waitForSelector('input[name="login"]', { timeout: 60_000 });
+    await page.fill('input[name="login"]', 'olivia');
+    await page.fill('input[name="password"]', 'any-password');
+    await page.click('button[type="submit"]');
+    await waitForDevicePage(page);
+    assert.equal(new URL(page.url()).searchParams.get('user_code'), device.user_code, 'back on /device with the code');
+    assert.match((await page.textContent('#device-client')) ?? '', /claude-code-test/);
+    await page.click('#device-approve');
+    await page.waitForSelector('#device-result', { timeout: 60_000 });
+    await context.close();
+    const res = await fetch(`${gateway.textUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code }) });
+    assert.equal(res.status, 200);
+    const tokens = (await res.json()) as { access_token: string };
+    const models = await fetch(`${gateway.textUrl}/v1/models`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    assert.equal(models.status, 200);
+    await models.arrayBuffer();
   });
 
   test('an account disabled at the gateway is refused although the provider signs it in', async () => {
