@@ -11,6 +11,7 @@ import { requestCommand } from './admin/request.ts';
 import { supportCommand } from './admin/support.ts';
 import { priceDeleteCommand } from './admin/price-delete.ts';
 import { groupCommand } from './admin/group.ts';
+import { userSignOutCommand } from './admin/user-sign-out.ts';
 import { priceListCommand } from './admin/price-list.ts';
 import { priceSetCommand } from './admin/price-set.ts';
 import { tokenCreateCommand } from './admin/token-create.ts';
@@ -44,6 +45,7 @@ export function adminCommand(ctx: CliContext): CommandModule {
               .command(userStateCommand(ctx, 'enable') as never)
               .command(userPasswdCommand(ctx) as never)
               .command(userDeleteCommand(ctx) as never)
+              .command(userSignOutCommand(ctx) as never)
               .demandCommand(1, 'Name a user subcommand.'),
           handler: () => undefined,
         })

@@ -79,3 +79,13 @@ export async function setUserRole(store: AccountStore, user: User, role: Role, a
   await store.audit.record({ actor: actor.actor, address: actor.address, action: 'user.role', target: `user:${user.username}`, details: { from: user.role, to: role } });
   return { user: { ...user, role, isAdmin: role === 'operator' }, changed: true };
 }
+
+/** An operator ends every device sign-in of an account (gwctl login, Claude Code); its keys stay. */
+export async function endUserSignIns(store: AccountStore, user: User, actor: AccountActor, revoke: Revoke): Promise<{ ended: number }> {
+  const ended = await store.signInGrants.revokeForUser(user.id, 'ended by an operator');
+  if (ended > 0) {
+    await revoke({ kind: 'user', id: user.id });
+    await store.audit.record({ actor: actor.actor, address: actor.address, action: 'signin.revoke', target: `user:${user.username}`, details: { ended, reason: 'ended by an operator' } });
+  }
+  return { ended };
+}

@@ -4,7 +4,7 @@ import { passwordProblem } from '../auth/password-policy.ts';
 import type { FastifyInstance } from 'fastify';
 import { tokenActor, userTarget } from '../audit/audit-targets.ts';
 import { randomBase62 } from '../auth/random-tokens.ts';
-import { deleteUser, resetPassword, setUserDisabled, setUserRole } from '../accounts/account-actions.ts';
+import { deleteUser, endUserSignIns, resetPassword, setUserDisabled, setUserRole } from '../accounts/account-actions.ts';
 import { ROLES, type Role } from '../accounts/roles.ts';
 import { AccountRuleError } from '../accounts/account-rules.ts';
 import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
@@ -175,6 +175,22 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
       const user = await userNamed(deps, request.params.name);
       const actor = { ...tokenActor(request), ...(request.operatorUser ? { userId: request.operatorUser.id } : {}) };
       return applyRule(() => setUserRole(deps.store, user, request.body.role, actor));
+    },
+  );
+
+  app.delete<{ Params: { name: string } }>(
+    '/admin/api/v1/users/:name/sign-ins',
+    {
+      schema: {
+        tags,
+        summary: "End every device sign-in of a user (gwctl login, Claude Code): their access tokens answer 401 at once on every instance; keys and web sessions stay",
+        params: nameParam,
+        response: { 200: { type: 'object', properties: { ended: { type: 'integer' } } }, 404: errorSchema, ...authErrors },
+      },
+    },
+    async (request) => {
+      const user = await userNamed(deps, request.params.name);
+      return endUserSignIns(deps.store, user, tokenActor(request), (event) => revokeEverywhere(deps, event));
     },
   );
 }

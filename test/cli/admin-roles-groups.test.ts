@@ -42,3 +42,20 @@ test('group allowlists: set, list, delete', async () => {
   assert.equal((await gwctl(['admin', 'group', 'delete', 'engineering'])).code, 1);
   assert.match((await gwctl(['admin', 'group', 'list'])).out, /No group has a model allowlist/);
 });
+
+test('user sign-out ends a person’s device sign-ins', async () => {
+  const { Store } = await import('../../server/store/store.ts');
+  const store = await Store.open(`sqlite://${join(dataDir, 'gateway.db')}`);
+  try {
+    const vic = (await store.users.findByName('vic'))!;
+    const now = new Date();
+    await store.signInGrants.create(vic.id, 'gwctl', { accessToken: 'gwa-cli-test-access', accessExpiresAt: new Date(now.getTime() + 3600_000), refreshToken: 'gwr-cli-test-refresh', refreshExpiresAt: new Date(now.getTime() + 86_400_000) }, now);
+  } finally {
+    await store.close();
+  }
+  const run = await gwctl(['admin', 'user', 'sign-out', 'vic']);
+  assert.equal(run.code, 0, run.err);
+  assert.match(run.out, /Ended 1 device sign-in\(s\) of vic/);
+  assert.match((await gwctl(['admin', 'user', 'sign-out', 'vic'])).out, /no device sign-in/);
+  assert.equal((await gwctl(['admin', 'user', 'sign-out', 'nobody'])).code, 1);
+});

@@ -110,6 +110,7 @@ describe('operator API', () => {
       'DELETE /admin/api/v1/keys/{id}',
       'DELETE /admin/api/v1/prices',
       'DELETE /admin/api/v1/users/{name}',
+      'DELETE /admin/api/v1/users/{name}/sign-ins',
       'GET /admin/api/v1/audit',
       'GET /admin/api/v1/keys',
       'GET /admin/api/v1/prices',

@@ -187,6 +187,19 @@ describe('device sign-in', () => {
     assert.equal((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token! })).body.error, 'invalid_grant');
   });
 
+  it('an operator ends a person’s device sign-ins through the operator API; their keys stay', async () => {
+    const tokens = await signIn();
+    assert.equal((await messages(tokens.access_token!)).statusCode, 200);
+    const { token: operatorToken } = await gw.store.operatorTokens.create('ops');
+    const res = await gw.text.inject({ method: 'DELETE', url: '/admin/api/v1/users/alice/sign-ins', headers: { authorization: `Bearer ${operatorToken}` } });
+    assert.equal(res.statusCode, 200, res.payload);
+    assert.ok(res.json().ended >= 1);
+    assert.equal((await messages(tokens.access_token!)).statusCode, 401);
+    assert.equal((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token! })).body.error, 'invalid_grant');
+    const audit = await gw.store.audit.list({ action: 'signin.revoke' });
+    assert.ok(audit.some((e) => e.target === 'user:alice' && e.actor.startsWith('token:')));
+  });
+
   it('reads form bodies only as forms and refuses repeated parameters', async () => {
     const res = await gw.text.inject({ method: 'POST', url: '/oauth/token', headers: form, payload: 'grant_type=refresh_token&grant_type=refresh_token' });
     assert.equal(res.statusCode, 400);
