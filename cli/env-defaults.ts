@@ -11,3 +11,12 @@ export function envNumber(env: NodeJS.ProcessEnv, name: string): number | undefi
   const value = envString(env, name);
   return value === undefined ? undefined : Number(value);
 }
+
+/** true/false (also 1/0, yes/no, on/off) from the environment; anything else is refused by name. */
+export function envBoolean(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const value = envString(env, name)?.toLowerCase();
+  if (value === undefined) return undefined;
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new RangeError(`${name} must be true or false, got "${value.slice(0, 20)}".`);
+}

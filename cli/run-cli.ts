@@ -11,6 +11,9 @@ import { proxyCommands } from './commands/proxy.ts';
 import { startCommand } from './commands/start.ts';
 import { tuiCommand } from './commands/tui.ts';
 import { verifyCommand } from './commands/verify.ts';
+import { loginCommand } from './commands/login.ts';
+import { logoutCommand } from './commands/logout.ts';
+import { tokenCommand } from './commands/token.ts';
 import { gwctlVersion } from './version.ts';
 
 function readStdin(): Promise<string> {
@@ -94,6 +97,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .command(configCommand(ctx))
     .command(verifyCommand(ctx) as never)
     .command(startCommand(ctx) as never)
+    .command(loginCommand(ctx) as never)
+    .command(tokenCommand(ctx) as never)
+    .command(logoutCommand(ctx) as never)
     .command(diagnoseCommand(ctx) as never)
     .command(explainCommand(ctx) as never)
     .command(proxyCommands(ctx) as never)

@@ -24,6 +24,8 @@ import { registerWeb } from './web/web-plugin.ts';
 import { webNotFoundPage } from './web/pages/not-found-page.ts';
 import { FastLane } from './fast-lane/fast-lane.ts';
 import { registerAdminApi } from './admin-api/admin-api-plugin.ts';
+import { registerOAuthRoutes } from './sign-in/oauth-routes.ts';
+import { registerManagedSettings } from './sign-in/managed-settings-route.ts';
 
 /** A hop count becomes fastify's function form (its types take no number): the nearest `hops` proxies are believed. */
 function fastifyTrustProxy(trust: TrustProxy): string[] | ((address: string, hop: number) => boolean) {
@@ -77,6 +79,8 @@ export function buildTextApp(deps: GatewayDeps): FastifyInstance {
   registerEmbeddings(app, deps);
   registerGemini(app, deps, lane);
   registerWeb(app, deps);
+  registerOAuthRoutes(app, deps);
+  registerManagedSettings(app, deps);
   registerAdminApi(app, deps);
   if (lane) {
     lane.install(app.server);

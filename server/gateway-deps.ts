@@ -11,6 +11,7 @@ import type { RateLimit } from './limits/rate-limiter.ts';
 import type { ModelRouter } from './providers/model-router.ts';
 import type { PriceBook } from './pricing/price-book.ts';
 import type { Store } from './store/store.ts';
+import type { OidcProviderClient } from './oidc/oidc-provider-client.ts';
 import type { UsageMeter } from './usage/usage-meter.ts';
 import type { RequestLog } from './usage/request-log.ts';
 
@@ -42,6 +43,12 @@ export interface GatewaySettings {
   maxKeysPerUser?: number;
   /** A web session unused this long ends; 0 = only the absolute lifetime (default DEFAULT_SESSION_IDLE_MS). */
   sessionIdleMs?: number;
+  /** Lifetime of a device sign-in's access token (default DEFAULT_ACCESS_TOKEN_TTL_SECONDS, one hour). */
+  accessTokenTtlSeconds?: number;
+  /** Name-and-password sign-in on /login (default true); off when an identity provider signs everyone in. */
+  localPasswords?: boolean;
+  /** The base of what GET /managed/settings serves Claude Code (--claude-managed-settings); absent = only availableModels. */
+  claudeManagedSettings?: Record<string, unknown>;
 }
 
 /** What fastify's trustProxy takes: a hop count or a list of addresses, ranges and names such as `loopback`. */
@@ -71,6 +78,8 @@ export interface GatewayDeps {
   /** Bounds the request bodies held in memory at once; absent = no bound (tests). */
   bodyBudget?: BodyBudget;
   logger?: Logger;
+  /** Single sign-on of the web console through an OpenID provider; absent = local passwords only. */
+  oidc?: OidcProviderClient;
   /** The clock limits are judged by (expiry, budget periods); tests set it. Default Date.now. */
   now?: () => number;
 }

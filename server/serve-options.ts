@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { defaultDataDir } from '../core/paths.ts';
 import type { TrustProxy } from './gateway-deps.ts';
+import type { OidcSettings } from './oidc/oidc-settings.ts';
 
 export interface ServeOptions {
   host: string;
@@ -38,6 +39,14 @@ export interface ServeOptions {
   hstsMaxAge?: number;
   maxKeysPerUser?: number;
   sessionIdleMs?: number;
+  /** Single sign-on of the web console; absent = local passwords only. */
+  oidc?: OidcSettings;
+  /** Name-and-password sign-in on /login (default true). */
+  localPasswords?: boolean;
+  /** Lifetime of device sign-in access tokens, in seconds (default one hour). */
+  accessTokenTtlSeconds?: number;
+  /** A managed-settings.json document served (with availableModels) to signed-in Claude Code. */
+  claudeManagedSettingsFile?: string;
   /** How long in-flight requests and streams may run after a stop signal. */
   drainMs: number;
   usageFlushMs: number;

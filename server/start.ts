@@ -10,6 +10,8 @@ import { loadGatewayFile, type GatewayFileConfig } from './config/gateway-file.t
 import { ConfigError } from './errors/config-error.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { buildSharedParts } from './cluster/shared-parts.ts';
+import { OidcProviderClient } from './oidc/oidc-provider-client.ts';
+import { readManagedSettings } from './sign-in/read-managed-settings.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { DemoProvider } from './providers/demo/demo-provider.ts';
 import { EMBEDDED_ALIASES } from './providers/model-aliases.ts';
@@ -64,7 +66,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   const shared = await buildSharedParts(
     store,
     router,
-    { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix, requestsPerMinute: options.rateLimitRpm ?? fileConfig?.limits.requestsPerMinute ?? DEFAULT_RATE_LIMIT_RPM },
+    { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix, requestsPerMinute: options.rateLimitRpm ?? fileConfig?.limits.requestsPerMinute ?? DEFAULT_RATE_LIMIT_RPM, fileGroups: fileConfig?.groups },
     logger,
   );
   const usage = new UsageMeter(store.usage);
@@ -85,6 +87,9 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     hstsMaxAge: options.hstsMaxAge,
     maxKeysPerUser: options.maxKeysPerUser,
     sessionIdleMs: options.sessionIdleMs,
+    localPasswords: options.localPasswords,
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+    ...(options.claudeManagedSettingsFile ? { claudeManagedSettings: readManagedSettings(options.claudeManagedSettingsFile) } : {}),
   };
   const lifecycle = new Lifecycle();
   const deps: GatewayDeps = {
@@ -102,6 +107,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     requestLog,
     settings,
     logger,
+    ...(options.oidc ? { oidc: new OidcProviderClient(options.oidc) } : {}),
   };
   // Only with a metrics token: without one /metrics is off, and prom-client (with its dependencies,
   // about 90 modules) is never loaded, which keeps the idle gateway smaller.

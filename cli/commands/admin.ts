@@ -10,6 +10,8 @@ import { keyUpdateCommand } from './admin/key-update.ts';
 import { requestCommand } from './admin/request.ts';
 import { supportCommand } from './admin/support.ts';
 import { priceDeleteCommand } from './admin/price-delete.ts';
+import { groupCommand } from './admin/group.ts';
+import { userSignOutCommand } from './admin/user-sign-out.ts';
 import { priceListCommand } from './admin/price-list.ts';
 import { priceSetCommand } from './admin/price-set.ts';
 import { tokenCreateCommand } from './admin/token-create.ts';
@@ -43,6 +45,7 @@ export function adminCommand(ctx: CliContext): CommandModule {
               .command(userStateCommand(ctx, 'enable') as never)
               .command(userPasswdCommand(ctx) as never)
               .command(userDeleteCommand(ctx) as never)
+              .command(userSignOutCommand(ctx) as never)
               .demandCommand(1, 'Name a user subcommand.'),
           handler: () => undefined,
         })
@@ -81,6 +84,7 @@ export function adminCommand(ctx: CliContext): CommandModule {
               .demandCommand(1, 'Name a price subcommand.'),
           handler: () => undefined,
         })
+        .command(groupCommand(ctx) as never)
         .command(usageCommand(ctx) as never)
         .command(auditCommand(ctx) as never)
         .command(requestCommand(ctx) as never)

@@ -1,13 +1,14 @@
 // gwctl serve: run the gateway (text API + image API) until SIGINT/SIGTERM, then drain and exit 0.
 // `--print-systemd-unit` prints the unit that runs it as a system service instead.
 import { realpathSync } from 'node:fs';
+import { DEFAULT_GROUPS_CLAIM, groupList } from '../../server/oidc/oidc-settings.ts';
 import type { CommandModule } from 'yargs';
 import { renderGatewayUnit, UNIT_DEFAULTS } from '../../server/deploy/systemd-unit.ts';
 import { envOnlyHelp } from '../../server/deploy/serve-settings.ts';
 import { describeDatabaseUrl } from '../../server/store/database-url.ts';
 import { defaultServeOptions, type ServeOptions } from '../../server/serve-options.ts';
 import { EXIT, type CliContext } from '../cli-context.ts';
-import { envNumber, envString } from '../env-defaults.ts';
+import { envBoolean, envNumber, envString } from '../env-defaults.ts';
 import { resolveDatabaseUrl, withStoreOptions, type StoreArgs } from './admin/store-options.ts';
 import { ADMIN_USERNAME } from '../../server/bootstrap-admin.ts';
 import { parseTrustProxy } from '../../server/config/trust-proxy.ts';
@@ -34,6 +35,15 @@ interface Args extends StoreArgs {
   hstsMaxAge?: number;
   maxKeysPerUser?: number;
   sessionIdleMinutes?: number;
+  oidcIssuer?: string;
+  oidcClientId?: string;
+  oidcGroupsClaim?: string;
+  oidcAdminGroups?: string;
+  oidcViewerGroups?: string;
+  oidcName?: string;
+  localPasswords?: boolean;
+  accessTokenTtl?: number;
+  claudeManagedSettings?: string;
   drainMs: number;
   logLevel: string;
   logFormat?: 'pretty' | 'json';
@@ -71,6 +81,15 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         .option('shutdown-grace-ms', { type: 'number', default: envNumber(env, 'GWCTL_SHUTDOWN_GRACE_MS'), describe: 'After a stop signal, how long /ready answers 503 while requests are still served, before draining (default 0) [env GWCTL_SHUTDOWN_GRACE_MS]' })
         .option('max-keys-per-user', { type: 'number', default: envNumber(env, 'GWCTL_MAX_KEYS_PER_USER'), describe: 'Keys one user may have, 0 = no cap (default 100) [env GWCTL_MAX_KEYS_PER_USER]' })
         .option('session-idle-minutes', { type: 'number', default: envNumber(env, 'GWCTL_SESSION_IDLE_MINUTES'), describe: 'Log a web session out after this long unused, 0 = only the 7-day lifetime (default 720) [env GWCTL_SESSION_IDLE_MINUTES]' })
+        .option('oidc-issuer', { type: 'string', default: envString(env, 'GWCTL_OIDC_ISSUER'), describe: 'Single sign-on of the web console: the OpenID provider\'s issuer URL (the client secret comes from GWCTL_OIDC_CLIENT_SECRET; callback {public_url}/login/oidc/callback) [env GWCTL_OIDC_ISSUER]' })
+        .option('oidc-client-id', { type: 'string', default: envString(env, 'GWCTL_OIDC_CLIENT_ID'), describe: 'The gateway\'s client id at the OpenID provider [env GWCTL_OIDC_CLIENT_ID]' })
+        .option('oidc-groups-claim', { type: 'string', default: envString(env, 'GWCTL_OIDC_GROUPS_CLAIM'), describe: 'Claim that lists a person\'s groups (default groups) [env GWCTL_OIDC_GROUPS_CLAIM]' })
+        .option('oidc-admin-groups', { type: 'string', default: envString(env, 'GWCTL_OIDC_ADMIN_GROUPS'), describe: 'Comma-separated groups whose members sign in as operators [env GWCTL_OIDC_ADMIN_GROUPS]' })
+        .option('oidc-viewer-groups', { type: 'string', default: envString(env, 'GWCTL_OIDC_VIEWER_GROUPS'), describe: 'Comma-separated groups whose members sign in as viewers (read the operator pages, change nothing) [env GWCTL_OIDC_VIEWER_GROUPS]' })
+        .option('oidc-name', { type: 'string', default: envString(env, 'GWCTL_OIDC_NAME'), describe: 'Name on the "Sign in with …" button (default: the issuer\'s host) [env GWCTL_OIDC_NAME]' })
+        .option('local-passwords', { type: 'boolean', default: envBoolean(env, 'GWCTL_LOCAL_PASSWORDS'), describe: 'Sign-in with gateway passwords on /login (default on; --no-local-passwords when the identity provider signs everyone in) [env GWCTL_LOCAL_PASSWORDS]' })
+        .option('access-token-ttl', { type: 'number', default: envNumber(env, 'GWCTL_ACCESS_TOKEN_TTL'), describe: 'Lifetime of device sign-in access tokens (gwctl login, Claude Code) in seconds (default 3600) [env GWCTL_ACCESS_TOKEN_TTL]' })
+        .option('claude-managed-settings', { type: 'string', default: envString(env, 'GWCTL_CLAUDE_MANAGED_SETTINGS'), describe: 'A managed-settings.json document served at /managed/settings to Claude Code signed in through the gateway, with availableModels set per person [env GWCTL_CLAUDE_MANAGED_SETTINGS]' })
         .option('drain-ms', { type: 'number', default: envNumber(env, 'GWCTL_DRAIN_MS') ?? defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
         .option('log-level', {
           type: 'string',
@@ -109,6 +128,10 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           for (const [name, value] of [['hsts-max-age', a.hstsMaxAge], ['max-keys-per-user', a.maxKeysPerUser], ['session-idle-minutes', a.sessionIdleMinutes]] as const) {
             if (value !== undefined && (!Number.isInteger(value) || value < 0)) return `--${name} must be a whole number >= 0, got ${value}.`;
           }
+          if ((a.oidcIssuer === undefined) !== (a.oidcClientId === undefined)) return 'Single sign-on needs both --oidc-issuer and --oidc-client-id.';
+          if (a.oidcIssuer !== undefined && !/^https?:\/\/[^/\s]+/.test(a.oidcIssuer)) return `--oidc-issuer must be an http(s) URL, got "${a.oidcIssuer}".`;
+          if (a.localPasswords === false && a.oidcIssuer === undefined) return '--no-local-passwords needs single sign-on (--oidc-issuer and --oidc-client-id): otherwise nobody could sign in.';
+          if (a.accessTokenTtl !== undefined && (!Number.isInteger(a.accessTokenTtl) || a.accessTokenTtl < 60 || a.accessTokenTtl > 86_400)) return `--access-token-ttl must be a whole number of seconds from 60 to 86400, got ${a.accessTokenTtl}.`;
           if (a.hstsMaxAge && !a.publicUrl?.startsWith('https://')) return '--hsts-max-age needs --public-url with https://: browsers ignore the header over plain http.';
           const trust = parseTrustProxy(a.trustProxy);
           if (typeof trust === 'string') return trust;
@@ -149,6 +172,23 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         hstsMaxAge: args.hstsMaxAge,
         maxKeysPerUser: args.maxKeysPerUser,
         sessionIdleMs: args.sessionIdleMinutes === undefined ? undefined : args.sessionIdleMinutes * 60_000,
+        ...(args.oidcIssuer && args.oidcClientId
+          ? {
+              oidc: {
+                issuer: args.oidcIssuer,
+                clientId: args.oidcClientId,
+                // A secret: only from the environment, so it never shows in a process list.
+                clientSecret: envString(ctx.env, 'GWCTL_OIDC_CLIENT_SECRET'),
+                groupsClaim: args.oidcGroupsClaim ?? DEFAULT_GROUPS_CLAIM,
+                adminGroups: groupList(args.oidcAdminGroups),
+                viewerGroups: groupList(args.oidcViewerGroups),
+                displayName: args.oidcName,
+              },
+            }
+          : {}),
+        localPasswords: args.localPasswords,
+        accessTokenTtlSeconds: args.accessTokenTtl,
+        claudeManagedSettingsFile: args.claudeManagedSettings,
         drainMs: args.drainMs,
         logLevel: args.logLevel,
       };

@@ -22,6 +22,7 @@ import { renderChecks } from '../output/render-checks.ts';
 import { renderStart } from '../output/render-start.ts';
 import { CLIENT_SETTING_KEYS } from './config/client-setting-keys.ts';
 import { settingsOptions } from './config/settings-options.ts';
+import { withSignInCredential } from './sign-in/start-credential.ts';
 
 interface Args {
   dryRun: boolean;
@@ -88,7 +89,8 @@ export function startCommand(ctx: CliContext, deps: StartDeps = {}): CommandModu
       }
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
       const clientArgs = (args['--'] ?? []).map(String);
-      const { plan, launch: request } = await settingsOptions.guard(() => planStart({ settings, env: ctx.env, cwd: process.cwd(), clientArgs, dryRun: args.dryRun, http }));
+      const env = await withSignInCredential(settings, ctx.env, process.cwd(), ctx.stderr);
+      const { plan, launch: request } = await settingsOptions.guard(() => planStart({ settings, env, cwd: process.cwd(), clientArgs, dryRun: args.dryRun, http }));
       // The report goes to stdout only for a dry run; before a launch it goes to stderr so the client's
       // own stdout stays clean, and a refusal is an error message.
       const report = (text: string) => (args.dryRun && !plan.refused ? ctx.stdout(text) : ctx.stderr(text));

@@ -20,6 +20,7 @@ export function lintKey(value: string | undefined): KeyFinding[] {
   if (TYPOGRAPHIC.test(value)) findings.push({ cause: 'KEY_QUOTES', severity: 'fail', detail: 'contains typographic quotes (“ ” ‘ ’), usually pasted from a document or chat' });
   else if (/^(["']).*\1$/s.test(bare) || /^["']|["']$/.test(bare)) findings.push({ cause: 'KEY_QUOTES', severity: 'fail', detail: 'is wrapped in quotes; the quotes became part of the value' });
   const cleaned = bare.replace(/^["'\u2018\u2019\u201C\u201D]+|["'\u2018\u2019\u201C\u201D]+$/g, '').trim();
-  if (!cleaned.startsWith('sk-')) findings.push({ cause: 'KEY_PREFIX', severity: 'warn', detail: 'does not start with sk- (keys of this service normally do)' });
+  // gwa-: a short-lived access token of a device sign-in (gwctl login), as good as a key.
+  if (!cleaned.startsWith('sk-') && !cleaned.startsWith('gwa-')) findings.push({ cause: 'KEY_PREFIX', severity: 'warn', detail: 'does not start with sk- (keys of this service normally do)' });
   return findings;
 }

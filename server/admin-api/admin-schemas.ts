@@ -30,7 +30,8 @@ export const userSchema = {
   properties: {
     id: { type: 'string' },
     username: { type: 'string' },
-    isAdmin: { type: 'boolean' },
+    isAdmin: { type: 'boolean', description: 'The role is operator' },
+    role: { type: 'string', enum: ['operator', 'viewer', 'member'], description: 'operator: changes anything; viewer: reads the operator pages and API, changes nothing; member: uses the gateway' },
     disabled: { type: 'boolean' },
     createdAt: { type: 'string', format: 'date-time' },
     limits: userLimitsSchema,

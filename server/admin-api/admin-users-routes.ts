@@ -4,7 +4,8 @@ import { passwordProblem } from '../auth/password-policy.ts';
 import type { FastifyInstance } from 'fastify';
 import { tokenActor, userTarget } from '../audit/audit-targets.ts';
 import { randomBase62 } from '../auth/random-tokens.ts';
-import { deleteUser, resetPassword, setUserDisabled } from '../accounts/account-actions.ts';
+import { deleteUser, endUserSignIns, resetPassword, setUserDisabled, setUserRole } from '../accounts/account-actions.ts';
+import { ROLES, type Role } from '../accounts/roles.ts';
 import { AccountRuleError } from '../accounts/account-rules.ts';
 import { revokeEverywhere } from '../cluster/revoke-everywhere.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
@@ -156,6 +157,40 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: GatewayDeps
       revokeEverywhere(deps, { kind: 'user', id: user.id });
       await deps.store.audit.record({ ...tokenActor(request), action: 'user.limits', target: userTarget(user.username), details: { changed: patch } });
       return { user: updated };
+    },
+  );
+
+  app.put<{ Params: { name: string }; Body: { role: Role } }>(
+    '/admin/api/v1/users/:name/role',
+    {
+      schema: {
+        tags,
+        summary: "Change a user's role (operator, viewer, member); the last active operator stays one",
+        params: nameParam,
+        body: { type: 'object', additionalProperties: false, required: ['role'], properties: { role: { type: 'string', enum: [...ROLES] } } },
+        response: { 200: { type: 'object', properties: { user: ref('User'), changed: { type: 'boolean' } } }, 400: errorSchema, 404: errorSchema, 409: errorSchema, ...authErrors },
+      },
+    },
+    async (request) => {
+      const user = await userNamed(deps, request.params.name);
+      const actor = { ...tokenActor(request), ...(request.operatorUser ? { userId: request.operatorUser.id } : {}) };
+      return applyRule(() => setUserRole(deps.store, user, request.body.role, actor));
+    },
+  );
+
+  app.delete<{ Params: { name: string } }>(
+    '/admin/api/v1/users/:name/sign-ins',
+    {
+      schema: {
+        tags,
+        summary: "End every device sign-in of a user (gwctl login, Claude Code): their access tokens answer 401 at once on every instance; keys and web sessions stay",
+        params: nameParam,
+        response: { 200: { type: 'object', properties: { ended: { type: 'integer' } } }, 404: errorSchema, ...authErrors },
+      },
+    },
+    async (request) => {
+      const user = await userNamed(deps, request.params.name);
+      return endUserSignIns(deps.store, user, tokenActor(request), (event) => revokeEverywhere(deps, event));
     },
   );
 }

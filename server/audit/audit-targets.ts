@@ -10,8 +10,10 @@ export function webActor(request: FastifyRequest): { actor: string; address: str
   return { actor: `user:${request.webUser?.username ?? '?'}`, address: request.ip };
 }
 
-/** The operator token behind an operator API call. */
+/** The operator token (or the signed-in person) behind an operator API call. */
 export function tokenActor(request: FastifyRequest): { actor: string; address: string } {
+  // A person calling with their own sign-in's access token (operators and viewers).
+  if (request.operatorUser) return { actor: `user:${request.operatorUser.username}`, address: request.ip };
   const token = request.operatorToken;
   return { actor: `token:${token ? `${token.id} ${token.hint}${token.name ? ` (${token.name})` : ''}` : '?'}`, address: request.ip };
 }

@@ -14,9 +14,16 @@ import type { KeyLimits, UserLimits } from '../limits/key-limits.ts';
 import { hashApiKey } from './api-key-values.ts';
 import type { KeysRepo } from '../store/keys-repo.ts';
 import type { UsersRepo } from '../store/users-repo.ts';
+import type { SignInGrantsRepo } from '../store/sign-in-grants-repo.ts';
+import { ACCESS_TOKEN_PREFIX } from '../sign-in/sign-in-secrets.ts';
+import { NO_BUDGETS } from '../limits/key-limits.ts';
+import { narrowedByGroups } from '../accounts/group-models.ts';
 
 export interface AuthContext {
+  /** The key's id, or for a device sign-in's access token the sign-in (grant) id. */
   keyId: string;
+  /** Set when the credential is a sign-in's short-lived access token rather than an API key. */
+  signIn?: true;
   userId: string;
   username: string;
   /** Cached with the key so enforcing them costs no query; an edit evicts like a deletion. */
@@ -48,6 +55,10 @@ export class KeyAuthenticator {
     private readonly keys: KeysRepo,
     private readonly users: UsersRepo,
     private readonly invalidation: CacheInvalidation = {},
+    /** Device sign-ins, whose access tokens work like a key of their user; absent = keys only. */
+    private readonly signIns?: Pick<SignInGrantsRepo, 'findAccess'>,
+    /** The models the owner's identity-provider groups allow (null = no restriction); absent = no groups. */
+    private readonly groupModels?: (userId: string) => Promise<string[] | null>,
   ) {}
 
   /** Subscribes to the revocation feeds; call once at start. */
@@ -79,6 +90,16 @@ export class KeyAuthenticator {
     }
     const generation = this.generation;
     this.databaseLookups += 1;
+    const found = this.signIns && key.startsWith(ACCESS_TOKEN_PREFIX) ? await this.lookUpAccessToken(key, this.signIns) : await this.lookUpKey(key);
+    const context = this.groupModels ? { ...found, userLimits: narrowedByGroups(found.userLimits, await this.groupModels(found.userId)) } : found;
+    if (usable && generation === this.generation) {
+      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(hash, context);
+    }
+    return context;
+  }
+
+  private async lookUpKey(key: string): Promise<AuthContext> {
     const record = await this.keys.findByValue(key);
     const owner = record ? await this.users.findById(record.userId) : undefined;
     if (!record || !owner) {
@@ -93,12 +114,32 @@ export class KeyAuthenticator {
         subject: { userId: owner.id, keyId: record.id },
       });
     }
-    const context: AuthContext = { keyId: record.id, userId: owner.id, username: owner.username, limits: record.limits, userLimits: owner.limits };
-    if (usable && generation === this.generation) {
-      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(hash, context);
+    return { keyId: record.id, userId: owner.id, username: owner.username, limits: record.limits, userLimits: owner.limits };
+  }
+
+  /**
+   * An access token of a device sign-in: a key of its user that expires with the token (checked on
+   * every request from the cached context) and has no limits of its own, only its user's.
+   */
+  private async lookUpAccessToken(token: string, signIns: Pick<SignInGrantsRepo, 'findAccess'>): Promise<AuthContext> {
+    const found = await signIns.findAccess(token);
+    const owner = found ? await this.users.findById(found.grant.userId) : undefined;
+    if (!found || !owner) {
+      throw new GatewayError(401, 'invalid_access_token', 'This access token is unknown, or its sign-in was ended (signed out, revoked or refused after a reused refresh token). Sign in again: `gwctl login`, or /login in Claude Code.');
     }
-    return context;
+    if (owner.disabled) {
+      throw new GatewayError(401, 'account_disabled', `The account signed in with this access token is disabled. ${causeEntry('USER_DISABLED').userRemedy}`, {
+        subject: { userId: owner.id, keyId: found.grant.id },
+      });
+    }
+    return {
+      keyId: found.grant.id,
+      signIn: true,
+      userId: owner.id,
+      username: owner.username,
+      limits: { expiresAt: found.expiresAt, models: null, rateLimit: null, budgets: NO_BUDGETS },
+      userLimits: owner.limits,
+    };
   }
 
   revoke(event: RevocationEvent): void {

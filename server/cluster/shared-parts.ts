@@ -6,6 +6,8 @@
 import type { Logger } from 'pino';
 import { randomBase62 } from '../auth/random-tokens.ts';
 import { KeyAuthenticator } from '../auth/key-authenticator.ts';
+import { groupModelsLoader } from '../accounts/group-models.ts';
+import type { GroupPolicy } from '../store/group-policies-repo.ts';
 import { MemoryBudgetCounter, type BudgetCounter } from '../limits/budget-counter.ts';
 import { budgetUsageLoader } from '../limits/budget-usage-loader.ts';
 import { SeededBudgetCounter } from '../limits/seeded-budget-counter.ts';
@@ -27,6 +29,8 @@ export interface SharedPartsOptions {
   /** Prefix of every Redis key and channel (default "gwctl:"). */
   redisPrefix?: string;
   requestsPerMinute: number;
+  /** Model allowlists of groups from the providers file. */
+  fileGroups?: GroupPolicy[];
 }
 
 export interface SharedParts {
@@ -46,7 +50,7 @@ export async function buildSharedParts(store: Store, router: ModelRouter, option
     feeds.push(new PgRevocationFeed(options.databaseUrl, log));
     if (cluster) feeds.push(cluster.revocationFeed());
   }
-  const authenticator = new KeyAuthenticator(store.keys, store.users, store.database.dialect === 'sqlite' ? { changedElsewhere: store.database.changedElsewhere } : { feeds });
+  const authenticator = new KeyAuthenticator(store.keys, store.users, store.database.dialect === 'sqlite' ? { changedElsewhere: store.database.changedElsewhere } : { feeds }, store.signInGrants, groupModelsLoader(store, options.fileGroups));
   await authenticator.start();
   if (cluster) shareProviderHealth(router.health, cluster, randomBase62(12));
   return {

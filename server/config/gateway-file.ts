@@ -6,6 +6,8 @@ import { ConfigError } from '../errors/config-error.ts';
 import { DEFAULT_ROUTING, type ModelKind, type RoutingSettings } from '../providers/provider.ts';
 import { DEFAULT_TRANSLATION, type TranslationSettings } from '../protocols/translation.ts';
 import type { ModelAlias } from '../providers/model-aliases.ts';
+import type { GroupPolicy } from '../store/group-policies-repo.ts';
+import { parseGroups } from './group-entries.ts';
 import type { Price } from '../pricing/price.ts';
 import { parsePrice, PriceInputError } from '../pricing/price-input.ts';
 import { priceId } from '../pricing/price.ts';
@@ -65,6 +67,8 @@ export interface GatewayFileConfig {
   limits: LimitsConfig;
   /** What models cost (one currency for the whole table). */
   prices: Price[];
+  /** Model allowlists of identity-provider groups (the database's entries win). */
+  groups: GroupPolicy[];
 }
 
 const TYPES: ProviderType[] = ['openai', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'demo'];
@@ -175,6 +179,7 @@ export function parseGatewayConfig(file: string, raw: unknown): GatewayFileConfi
     providers,
     aliases: parseAliases(file, top.aliases, new Set(providers.flatMap((p) => p.models.map((m) => m.name)))),
     prices: parsePrices(file, top.prices, new Set(providers.map((p) => p.name))),
+    groups: parseGroups(file, top.groups),
     limits: {
       requestsPerMinute: positiveInteger(file, 'limits.requestsPerMinute', limitsRaw.requestsPerMinute),
       bodyLimitBytes: positiveInteger(file, 'limits.bodyLimitBytes', limitsRaw.bodyLimitBytes),

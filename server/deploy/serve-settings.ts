@@ -66,6 +66,20 @@ export const SERVE_SETTINGS: SettingsSection[] = [
     settings: [{ env: 'GWCTL_CONFIG', flag: 'config', value: '/etc/gwctl/providers.yaml', describe: 'Providers file' }],
   },
   {
+    title: 'Single sign-on of the web console through an OpenID provider (register {public_url}/login/oidc/callback there), and device sign-in tokens.',
+    settings: [
+      { env: 'GWCTL_OIDC_ISSUER', flag: 'oidc-issuer', value: 'https://idp.example.com', describe: "The provider's issuer URL" },
+      { env: 'GWCTL_OIDC_CLIENT_ID', flag: 'oidc-client-id', value: 'gwctl', describe: "The gateway's client id at the provider" },
+      { env: 'GWCTL_OIDC_GROUPS_CLAIM', flag: 'oidc-groups-claim', value: 'groups', describe: "Claim that lists a person's groups" },
+      { env: 'GWCTL_OIDC_ADMIN_GROUPS', flag: 'oidc-admin-groups', value: 'gateway-operators', describe: 'Comma-separated groups whose members sign in as operators' },
+      { env: 'GWCTL_OIDC_VIEWER_GROUPS', flag: 'oidc-viewer-groups', value: 'gateway-viewers', describe: 'Comma-separated groups whose members sign in as viewers' },
+      { env: 'GWCTL_OIDC_NAME', flag: 'oidc-name', value: 'Example SSO', describe: 'Name on the "Sign in with …" button' },
+      { env: 'GWCTL_LOCAL_PASSWORDS', flag: 'local-passwords', value: 'true', describe: 'Sign-in with gateway passwords on /login; false when the provider signs everyone in' },
+      { env: 'GWCTL_ACCESS_TOKEN_TTL', flag: 'access-token-ttl', value: '3600', describe: 'Lifetime of device sign-in access tokens (gwctl login, Claude Code), in seconds' },
+      { env: 'GWCTL_CLAUDE_MANAGED_SETTINGS', flag: 'claude-managed-settings', value: '/etc/gwctl/claude-managed-settings.json', describe: 'managed-settings.json served to Claude Code signed in through the gateway (availableModels set per person)' },
+    ],
+  },
+  {
     title: 'Secrets, environment only (never a flag, so they never show in a process list).',
     settings: [
       {
@@ -74,6 +88,7 @@ export const SERVE_SETTINGS: SettingsSection[] = [
         describe: 'Password of the operator account "admin", used on the first start only (otherwise a random one is printed once, in a framed block on stdout: journalctl -u gwctl); at least 8 characters and not a common password, like every other account',
       },
       { env: 'GWCTL_METRICS_TOKEN', value: '', describe: 'Bearer token GET /metrics requires; unset = /metrics is off' },
+      { env: 'GWCTL_OIDC_CLIENT_SECRET', value: '', describe: "The gateway's client secret at the OpenID provider (single sign-on); unset = a public client with PKCE only" },
     ],
   },
   {
@@ -108,7 +123,7 @@ export const ENV_ONLY_SETTINGS = SERVE_SETTINGS.flatMap((s) => s.settings).filte
 
 /** The part of `gwctl serve --help` for settings that have no flag. */
 export function envOnlyHelp(): string {
-  return ['Settings only in the environment (secrets: no flag, so they never show in a process list):', ...ENV_ONLY_SETTINGS.map((s) => `  ${s.env.padEnd(22)} ${s.describe}`)].join('\n');
+  return ['Settings only in the environment (secrets: no flag, so they never show in a process list):', ...ENV_ONLY_SETTINGS.map((s) => `  ${s.env.padEnd(26)} ${s.describe}`)].join('\n');
 }
 
 /** server/deploy/gwctl.env, the EnvironmentFile of the systemd unit. */

@@ -10,6 +10,9 @@ import type { BudgetHolder } from './quota-guard.ts';
 export function checkExpiry(auth: AuthContext, now: number): void {
   const expiresAt = auth.limits.expiresAt;
   if (expiresAt === null || Date.parse(expiresAt) > now) return;
+  if (auth.signIn) {
+    throw new GatewayError(401, 'access_token_expired', `This access token expired at ${expiresAt}. The client refreshes it with its refresh token (\`gwctl token\` prints a fresh one).`);
+  }
   throw new GatewayError(
     401,
     'key_expired',

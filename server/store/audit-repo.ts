@@ -18,7 +18,13 @@ export type AuditAction =
   | 'token.create'
   | 'token.revoke'
   | 'price.set'
-  | 'price.delete';
+  | 'price.delete'
+  | 'signin.approve'
+  | 'signin.deny'
+  | 'signin.revoke'
+  | 'user.role'
+  | 'group.set'
+  | 'group.delete';
 
 export interface AuditEntry {
   /** `user:<name>` (web pages), `token:<hint>` (operator API), `cli:<account>@<host>` (gwctl admin). */

@@ -17,6 +17,8 @@ export interface UsersTable {
   /** Money budgets in micro-units of the price table's currency (migration 0016). */
   budget_cost_day: number | string | null;
   budget_cost_month: number | string | null;
+  /** operator | viewer | member (migration 0018); is_admin is 1 exactly for operators. */
+  role: string;
 }
 
 export interface SessionsTable {
@@ -210,6 +212,68 @@ export interface PricesTable {
   updated_at: string;
 }
 
+/** A device asking to sign in (RFC 8628), until it collects its tokens or expires (migration 0017). */
+export interface DeviceAuthorizationsTable {
+  device_code_hash: string;
+  /** Eight letters without separator, e.g. WDJBMJHT. */
+  user_code: string;
+  client_name: string;
+  client_address: string;
+  created_at: string;
+  expires_at: string;
+  interval_seconds: number;
+  last_polled_at: string | null;
+  /** pending | approved | denied */
+  status: string;
+  /** Who approved or denied it. */
+  user_id: string | null;
+}
+
+/** One approved device sign-in: the family its access and refresh tokens belong to. */
+export interface SignInGrantsTable {
+  id: string;
+  user_id: string;
+  client_name: string;
+  created_at: string;
+  refreshed_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  grant_id: string;
+  created_at: string;
+  expires_at: string;
+  /** Set when it was exchanged; a second use revokes the whole grant. */
+  used_at: string | null;
+}
+
+export interface AccessTokensTable {
+  token_hash: string;
+  grant_id: string;
+  expires_at: string;
+}
+
+/** An identity-provider subject linked to a gateway account (migration 0018). */
+export interface UserIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  /** JSON array of the groups the provider reported at the last sign-in. */
+  groups: string;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
+/** The models a group's members may use (migration 0018). */
+export interface GroupPoliciesTable {
+  name: string;
+  /** JSON array of public model names. */
+  models: string;
+  updated_at: string;
+}
+
 export interface ImageHistoryTable {
   id: string;
   user_id: string;
@@ -241,5 +305,11 @@ export interface Database {
   /** Aliased requests by the name the client asked for (migration 0026). */
   usage_requested_models: { hour: string; user_id: string; key_id: string; model: string; requested_model: string; count: number | string };
   prices: PricesTable;
+  device_authorizations: DeviceAuthorizationsTable;
+  sign_in_grants: SignInGrantsTable;
+  refresh_tokens: RefreshTokensTable;
+  access_tokens: AccessTokensTable;
+  user_identities: UserIdentitiesTable;
+  group_policies: GroupPoliciesTable;
   schema_probe: { id: Generated<number> };
 }

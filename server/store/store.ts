@@ -10,6 +10,10 @@ import { ServedModelsRepo } from './served-models-repo.ts';
 import { PricesRepo } from './prices-repo.ts';
 import { RequestLogRepo } from './request-log-repo.ts';
 import { SessionsRepo } from './sessions-repo.ts';
+import { DeviceAuthorizationsRepo } from './device-authorizations-repo.ts';
+import { SignInGrantsRepo } from './sign-in-grants-repo.ts';
+import { IdentitiesRepo } from './identities-repo.ts';
+import { GroupPoliciesRepo } from './group-policies-repo.ts';
 import { UsageRepo } from './usage-repo.ts';
 import { UsersRepo } from './users-repo.ts';
 
@@ -26,6 +30,10 @@ export class Store {
   readonly deletedKeys: DeletedKeysRepo;
   readonly servedModels: ServedModelsRepo;
   readonly prices: PricesRepo;
+  readonly deviceAuthorizations: DeviceAuthorizationsRepo;
+  readonly signInGrants: SignInGrantsRepo;
+  readonly identities: IdentitiesRepo;
+  readonly groupPolicies: GroupPoliciesRepo;
 
   constructor(readonly database: OpenedDatabase) {
     this.users = new UsersRepo(database.db, database.notifyRevocation);
@@ -40,6 +48,10 @@ export class Store {
     this.deletedKeys = new DeletedKeysRepo(database.db);
     this.servedModels = new ServedModelsRepo(database.db);
     this.prices = new PricesRepo(database.db);
+    this.deviceAuthorizations = new DeviceAuthorizationsRepo(database.db);
+    this.signInGrants = new SignInGrantsRepo(database.db, database.notifyRevocation);
+    this.identities = new IdentitiesRepo(database.db);
+    this.groupPolicies = new GroupPoliciesRepo(database.db);
   }
 
   static async open(url: string, options: DatabaseOptions = {}): Promise<Store> {

@@ -8,11 +8,14 @@ import { tombstoneKeys } from './deleted-keys-repo.ts';
 import type { NotifyRevocation } from './keys-repo.ts';
 import { budgetColumns, budgetsFromColumns, modelsColumn, modelsFromColumn } from './limit-columns.ts';
 import type { Database, UsersTable } from './schema.ts';
+import { isRole, type Role } from '../accounts/roles.ts';
 
 export interface User {
   id: string;
   username: string;
+  /** The role is operator. */
   isAdmin: boolean;
+  role: Role;
   disabled: boolean;
   createdAt: string;
   /** Upper bound for all the user's keys. */
@@ -30,6 +33,7 @@ function toUser(row: UsersTable): User {
     id: row.id,
     username: row.username,
     isAdmin: Number(row.is_admin) === 1,
+    role: isRole(row.role) ? row.role : Number(row.is_admin) === 1 ? 'operator' : 'member',
     disabled: Number(row.disabled) === 1,
     createdAt: row.created_at,
     limits: { models: modelsFromColumn(row.models), budgets: budgetsFromColumns(row) },
@@ -42,7 +46,8 @@ export class UsersRepo {
     private readonly notifyRevocation?: NotifyRevocation,
   ) {}
 
-  async create(username: string, password: string, options: { isAdmin?: boolean } = {}): Promise<User> {
+  async create(username: string, password: string, options: { isAdmin?: boolean; role?: Role } = {}): Promise<User> {
+    const role: Role = options.role ?? (options.isAdmin ? 'operator' : 'member');
     if (!USERNAME_PATTERN.test(username)) {
       throw new RangeError('A user name is 1-64 characters: letters, digits, and . _ @ - (not first).');
     }
@@ -51,7 +56,8 @@ export class UsersRepo {
       id: newId('usr'),
       username,
       password_hash: await hashPassword(password),
-      is_admin: options.isAdmin ? 1 : 0,
+      is_admin: role === 'operator' ? 1 : 0,
+      role,
       disabled: 0,
       created_at: new Date().toISOString(),
       models: null,
@@ -115,6 +121,15 @@ export class UsersRepo {
       await this.notifyRevocation?.(trx, { kind: 'user', id });
       return { ...toUser(row), limits };
     });
+  }
+
+  /**
+   * Changes the role (is_admin follows it). Cached keys carry no role, but the operator API and the
+   * pages read it per request, so nothing else has to travel.
+   */
+  async setRole(id: string, role: Role): Promise<boolean> {
+    const result = await this.db.updateTable('users').set({ role, is_admin: role === 'operator' ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async setPassword(id: string, password: string): Promise<void> {

@@ -5,6 +5,8 @@ import { html, type SafeHtml } from './html.ts';
 export interface PageUser {
   username: string;
   isAdmin: boolean;
+  /** operator, viewer or member; viewers see the operator pages too. */
+  role?: string;
 }
 
 export interface PageOptions {
@@ -39,7 +41,7 @@ const ADMIN_NAV: Array<(typeof NAV)[number]> = [
 
 function header(page: PageOptions): SafeHtml {
   if (!page.user) return html`<header class="top"><a class="brand" href="/login"><img src="/assets/favicon.svg" alt="" width="22" height="22">gwctl</a></header>`;
-  const entries = page.user.isAdmin ? [...NAV, ...ADMIN_NAV] : NAV;
+  const entries = page.user.isAdmin || page.user.role === 'viewer' ? [...NAV, ...ADMIN_NAV] : NAV;
   const links = entries.map(([id, href, label]) =>
     id === page.active ? html`<a href="${href}" aria-current="page">${label}</a>` : html`<a href="${href}">${label}</a>`,
   );

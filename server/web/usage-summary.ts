@@ -106,8 +106,11 @@ export function stackedSeries(rows: UsageRow[], buckets: string[], bucketOf: (ho
   return [...sorted.slice(0, MAX_SERIES), others];
 }
 
-/** Names keys for the pages: "laptop sk-…a1b2", "Web apps (no key)" or "deleted key <id>". */
+/**
+ * Names keys for the pages: "laptop sk-…a1b2", "Web apps (no key)", "device sign-in <id>" (the
+ * access tokens of one `gwctl login` or Claude Code sign-in) or "deleted key <id>".
+ */
 export function keyNamer(keys: ApiKeyRecord[]): (id: string) => string {
   const names = new Map(keys.map((k) => [k.id, `${k.name ?? '(no name)'} ${k.hint}`]));
-  return (id) => (id === '' ? 'Web apps (no key)' : names.get(id) ?? `deleted key ${id}`);
+  return (id) => (id === '' ? 'Web apps (no key)' : (names.get(id) ?? (id.startsWith('sgn_') ? `device sign-in ${id}` : `deleted key ${id}`)));
 }

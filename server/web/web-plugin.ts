@@ -22,6 +22,8 @@ import { registerImagesPage } from './pages/images-page.ts';
 import { registerKeysPages } from './pages/keys.ts';
 import { registerLogin } from './pages/login.ts';
 import { registerUsagePage } from './pages/usage.ts';
+import { registerDevicePage } from './pages/device-page.ts';
+import { registerOidcLogin } from './pages/oidc-login.ts';
 import { checkRepeatedParameters } from './repeated-parameters.ts';
 import { setSecurityHeaders, webErrorStatus } from './security-headers.ts';
 import { LoginLimiter } from './session/login-limiter.ts';
@@ -77,12 +79,14 @@ export function registerWeb(app: FastifyInstance, deps: GatewayDeps): void {
     });
 
     registerLogin(web, deps, deps.loginLimiter ?? new LoginLimiter());
+    if (deps.oidc) registerOidcLogin(web, deps, deps.oidc);
     registerKeysPages(web, deps);
     registerUsagePage(web, deps);
     registerChatPage(web, deps);
     registerImagesPage(web, deps);
     registerAdminPages(web, deps);
     registerAccountPage(web, deps);
+    registerDevicePage(web, deps);
     registerKeysApi(web, deps);
     registerModelsApi(web, deps);
     registerConversationsApi(web, deps);

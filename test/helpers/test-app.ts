@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildImageApp, buildTextApp } from '../../server/app.ts';
 import { KeyAuthenticator } from '../../server/auth/key-authenticator.ts';
+import { groupModelsLoader } from '../../server/accounts/group-models.ts';
 import type { GatewayDeps, GatewaySettings } from '../../server/gateway-deps.ts';
 import { MemoryBudgetCounter } from '../../server/limits/budget-counter.ts';
 import { budgetUsageLoader } from '../../server/limits/budget-usage-loader.ts';
@@ -55,7 +56,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
   const router = new ModelRouter(options.providers ?? [new DemoProvider({ chunkDelayMs: 0 })], { aliases: options.aliases });
   const deps: GatewayDeps = {
     store,
-    authenticator: new KeyAuthenticator(store.keys, store.users, { changedElsewhere: store.database.changedElsewhere }),
+    authenticator: new KeyAuthenticator(store.keys, store.users, { changedElsewhere: store.database.changedElsewhere }, store.signInGrants, groupModelsLoader(store)),
     router,
     rateLimiter: new RateLimiter(options.rateLimitRpm ?? 0, options.now),
     // As a running gateway: counters seeded from the usage table (what a restart finds).

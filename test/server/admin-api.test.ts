@@ -110,6 +110,7 @@ describe('operator API', () => {
       'DELETE /admin/api/v1/keys/{id}',
       'DELETE /admin/api/v1/prices',
       'DELETE /admin/api/v1/users/{name}',
+      'DELETE /admin/api/v1/users/{name}/sign-ins',
       'GET /admin/api/v1/audit',
       'GET /admin/api/v1/keys',
       'GET /admin/api/v1/keys/find',
@@ -127,6 +128,7 @@ describe('operator API', () => {
       'POST /admin/api/v1/users/{name}/enable',
       'POST /admin/api/v1/users/{name}/password',
       'PUT /admin/api/v1/prices',
+      'PUT /admin/api/v1/users/{name}/role',
     ]);
     const audit = await gateway.text.inject({ url: '/admin/api/v1/audit?action=key.delete', headers: { authorization: `Bearer ${token}` } });
     assert.equal(audit.statusCode, 200);

@@ -18,7 +18,7 @@ export function userListCommand(ctx: CliContext): CommandModule<object, Args> {
     handler: async (args) => {
       const users = await withStore(args, ctx.env, (store) => store.users.list());
       if (args.json) ctx.stdout(toJson(users));
-      else ctx.stdout(formatTable(['NAME', 'ID', 'ROLE', 'STATE', 'CREATED', 'LIMITS'], users.map((u) => [u.username, u.id, u.isAdmin ? 'operator' : 'user', u.disabled ? 'disabled' : 'active', formatTime(u.createdAt), describeLimits(u.limits)])));
+      else ctx.stdout(formatTable(['NAME', 'ID', 'ROLE', 'STATE', 'CREATED', 'LIMITS'], users.map((u) => [u.username, u.id, u.role, u.disabled ? 'disabled' : 'active', formatTime(u.createdAt), describeLimits(u.limits)])));
       ctx.finish(EXIT.ok);
     },
   };

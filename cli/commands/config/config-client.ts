@@ -8,6 +8,7 @@ import { clientEntries, type ClientType } from '../../../core/config/client-entr
 import { CLIENT_PROFILES, NEUTRAL_VARS } from '../../../core/config/client-profiles.ts';
 import { NAMED_CLIENTS, namedClientSetup, setupShellText, type NamedClient } from '../../../core/config/named-client-setup.ts';
 import { servedModel } from '../../../core/config/served-model.ts';
+import { CLAUDE_MANAGED_SETTINGS_PATHS, claudeGatewayLoginSettings } from '../../../core/config/claude-gateway-login.ts';
 import { serviceAddress } from '../../../core/config/service-address.ts';
 import { EXIT, type CliContext } from '../../cli-context.ts';
 import { toJson } from '../../output/format-table.ts';
@@ -15,6 +16,7 @@ import { settingsOptions } from './settings-options.ts';
 
 interface Args {
   type?: ClientType | NamedClient;
+  gatewayLogin: boolean;
   keyRef: 'placeholder' | 'env';
   json: boolean;
 }
@@ -41,6 +43,26 @@ async function namedClient(ctx: CliContext, args: Args, client: NamedClient, htt
   ctx.finish(model.placeholder ? EXIT.failed : EXIT.ok);
 }
 
+/** The managed-settings file for Claude Code's Cloud gateway sign-in: JSON on stdout, where it goes on stderr. */
+function claudeGatewayLogin(ctx: CliContext, args: Args): void {
+  const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
+  const service = settingsOptions.guard(() => serviceAddress(settings));
+  const file = claudeGatewayLoginSettings(service.root);
+  const paths = CLAUDE_MANAGED_SETTINGS_PATHS;
+  if (args.json) {
+    ctx.stdout(toJson({ schemaVersion: 1, managedSettings: file, paths }));
+  } else {
+    ctx.stderr(
+      `# Install this as Claude Code's managed settings (administrator-owned; Claude Code ignores these keys anywhere else):\n` +
+        `#   Linux ${paths.linux}\n#   macOS ${paths.darwin}\n#   Windows ${paths.win32}\n` +
+        `# then run claude and choose /login: it signs in through ${file.forceLoginGatewayUrl} (approve in the browser), no key needed.\n` +
+        `# Remove ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN and apiKeyHelper from that machine: they conflict with a forced login method.\n`,
+    );
+    ctx.stdout(JSON.stringify(file, null, 2) + '\n');
+  }
+  ctx.finish(EXIT.ok);
+}
+
 export function configClientCommand(ctx: CliContext, deps: { http?: HttpGet } = {}): CommandModule<object, Args> {
   return {
     command: 'client',
@@ -50,8 +72,11 @@ export function configClientCommand(ctx: CliContext, deps: { http?: HttpGet } = 
         .add(y, ['baseUrl', 'imageBaseUrl', 'client.profile', 'client.baseUrlVar', 'client.tokenVar', 'client.model', 'client.modelVar'])
         .option('type', { choices: [...NAMED_CLIENTS, 'chat', 'messages', 'responses', 'images'] as const, describe: 'A named client (claude, codex, gemini, opencode, qwen: lines to paste, model included) or a kind of client (default: all kinds)' })
         .option('key-ref', { choices: ['placeholder', 'env'] as const, default: 'placeholder' as const, describe: 'Show the key as <API_KEY> or as a reference to the token variable' })
-        .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"clients":[…]}' }) as never,
+        .option('gateway-login', { type: 'boolean', default: false, describe: "With --type claude: print the managed-settings file that makes Claude Code's /login sign in through this gateway (no key on the machine)" })
+        .option('json', { type: 'boolean', default: false, describe: 'Print {"schemaVersion":1,"clients":[…]}' })
+        .check((raw) => ((raw as unknown as Args).gatewayLogin && (raw as unknown as Args).type !== 'claude' ? '--gateway-login goes with --type claude.' : true)) as never,
     handler: async (args) => {
+      if (args.gatewayLogin) return claudeGatewayLogin(ctx, args);
       if (args.type && (NAMED_CLIENTS as readonly string[]).includes(args.type)) return namedClient(ctx, args, args.type as NamedClient, deps.http ?? undiciGet);
       const settings = settingsOptions.load(args as unknown as Record<string, unknown>, ctx);
       const { entries, notes } = settingsOptions.guard(() => clientEntries(settings, { type: args.type as ClientType | undefined, keyRef: args.keyRef }));

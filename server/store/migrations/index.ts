@@ -15,6 +15,8 @@ import * as requestLogCompact from './0012-request-log-compact.ts';
 import * as requestLogRequestedModel from './0013-request-log-requested-model.ts';
 import * as requestLogSupport from './0014-request-log-support.ts';
 import * as pricesAndCost from './0016-prices-and-cost.ts';
+import * as deviceSignIn from './0017-device-sign-in.ts';
+import * as identitiesGroupsRoles from './0018-identities-groups-roles.ts';
 import * as servedModels from './0025-served-models.ts';
 import * as usageRequestedModels from './0026-usage-requested-models.ts';
 
@@ -34,6 +36,8 @@ const migrations: Record<string, Migration> = {
   '0013-request-log-requested-model': requestLogRequestedModel,
   '0014-request-log-support': requestLogSupport,
   '0016-prices-and-cost': pricesAndCost,
+  '0017-device-sign-in': deviceSignIn,
+  '0018-identities-groups-roles': identitiesGroupsRoles,
   '0025-served-models': servedModels,
   '0026-usage-requested-models': usageRequestedModels,
 };

@@ -1,5 +1,6 @@
 // /account: the signed-in person's own account: change the password (the current one is asked), see
-// the sessions signed in as them (this one marked), and sign out everywhere else. Works without
+// the sessions and device sign-ins (gwctl login, Claude Code) signed in as them (this one marked), and
+// sign out everywhere else, devices included. Works without
 // JavaScript (forms); every change is audited.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AccountRuleError, checkNewPassword, PASSWORD_MIN_LENGTH } from '../../accounts/account-rules.ts';
@@ -9,6 +10,7 @@ import { shortTime } from '../format.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { checkCsrf, requirePage } from '../session/web-session.ts';
+import { revokeEverywhere } from '../../cluster/revoke-everywhere.ts';
 
 interface Message {
   text: string;
@@ -28,7 +30,8 @@ export function registerAccountPage(app: FastifyInstance, deps: GatewayDeps): vo
     const user = request.webUser!;
     const current = request.webSession!;
     const sessions = await deps.store.sessions.listForUser(user.id);
-    const others = sessions.filter((s) => s.id !== current.id).length;
+    const devices = await deps.store.signInGrants.listForUser(user.id);
+    const others = sessions.filter((s) => s.id !== current.id).length + devices.length;
     const csrf = current.csrfToken;
     const body = html`
       <div class="page-head"><h1>Your account</h1><p class="muted">Signed in as <strong>${user.username}</strong>${user.isAdmin ? ' (operator)' : ''}.</p></div>
@@ -51,6 +54,8 @@ export function registerAccountPage(app: FastifyInstance, deps: GatewayDeps): vo
           <thead><tr><th>Signed in</th><th>Ends</th><th>Which</th></tr></thead>
           <tbody>${sessions.map(
             (s) => html`<tr><td>${shortTime(s.createdAt)}</td><td>${shortTime(s.expiresAt)}</td><td>${s.id === current.id ? html`<strong>this session</strong>` : html`<span class="muted">another browser or device</span>`}</td></tr>`,
+          )}${devices.map(
+            (d) => html`<tr class="device-sign-in"><td>${shortTime(d.createdAt)}</td><td>until signed out</td><td><span class="muted">device sign-in: ${d.clientName}</span></td></tr>`,
           )}</tbody>
         </table></div>
         <form method="post" action="/account/sessions/others" class="inline">
@@ -93,7 +98,9 @@ export function registerAccountPage(app: FastifyInstance, deps: GatewayDeps): vo
   app.post('/account/sessions/others', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const user = request.webUser!;
     const ended = await deps.store.sessions.deleteOthers(user.id, request.webSession!.id);
-    await deps.store.audit.record({ ...webActor(request), action: 'session.revoke', target: userTarget(user.username), details: { otherSessionsEnded: ended } });
+    const devicesEnded = await deps.store.signInGrants.revokeForUser(user.id, 'signed out everywhere', new Date((deps.now ?? Date.now)()));
+    if (devicesEnded > 0) revokeEverywhere(deps, { kind: 'user', id: user.id });
+    await deps.store.audit.record({ ...webActor(request), action: 'session.revoke', target: userTarget(user.username), details: { otherSessionsEnded: ended, deviceSignInsEnded: devicesEnded } });
     return reply.redirect('/account?done=others', 303);
   });
 }

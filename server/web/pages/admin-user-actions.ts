@@ -37,6 +37,14 @@ export function doneNotice(query: { done?: string; name?: string; keys?: string 
       return `Disabled ${name}: their sessions ended and their keys answer 401.`;
     case 'enabled':
       return `Enabled ${name}: their keys work again.`;
+    case 'role':
+      return `${name}'s role was changed.`;
+    case 'role-self':
+      return 'You cannot change your own role; ask another operator.';
+    case 'role-last':
+      return `${name} is the last active operator; make another account an operator first.`;
+    case 'role-invalid':
+      return 'Choose operator, viewer or member.';
     case 'unchanged':
       return `${name} was already in that state; nothing changed.`;
     default:

@@ -23,12 +23,18 @@ import { registerAdminSupportPage } from './admin-support-page.ts';
 import { registerAdminUserUsage } from './admin-user-usage.ts';
 import { sparkDays, sparkline, SPARK_DAYS } from '../sparkline.ts';
 import { limitsSummary } from './key-limits-view.ts';
+import { registerAdminUserRole } from './admin-user-role.ts';
+import { ROLES } from '../../accounts/roles.ts';
 
 export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): void {
   const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.webUser?.isAdmin) {
+    const role = request.webUser?.role;
+    // Viewers read every operator page and change nothing.
+    const reading = request.method === 'GET' || request.method === 'HEAD';
+    if (role !== 'operator' && !(role === 'viewer' && reading)) {
+      const text = role === 'viewer' ? 'Viewers can read the operator pages but change nothing; ask an operator.' : 'User management is for gateway operators.';
       return reply.code(403).type('text/html; charset=utf-8').send(
-        layout({ title: 'Operators only', user: request.webUser, csrfToken: request.webSession?.csrfToken, body: html`<section class="card narrow"><h1>Operators only</h1><p>User management is for gateway operators.</p></section>` }),
+        layout({ title: 'Operators only', user: request.webUser, csrfToken: request.webSession?.csrfToken, body: html`<section class="card narrow"><h1>Operators only</h1><p>${text}</p></section>` }),
       );
     }
   };
@@ -51,11 +57,14 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
       daily.set(r.userId, days);
     }
     const csrf = request.webSession!.csrfToken;
+    const viewing = request.webUser!.role !== 'operator';
     const budgetStatus = new Map(await Promise.all(users.map(async (u) => [u.id, await standings(deps.budgets, { subject: `user:${u.id}`, budgets: u.limits.budgets }, now)] as const)));
     const body = html`
       <div class="page-head"><h1>Users</h1></div>
       ${message ? html`<p class="${message.error ? 'error' : 'notice'}" role="status">${message.text}</p>` : ''}
-      <section class="card">
+      ${viewing
+        ? html`<p class="muted" id="viewer-note">You are a viewer: you see what operators see and change nothing.</p>`
+        : html`      <section class="card">
         <h2>Create a user</h2>
         <form method="post" action="/admin/users" class="inline">
           <input type="hidden" name="_csrf" value="${csrf}">
@@ -64,21 +73,25 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
           <label class="check"><input type="checkbox" name="admin" value="1"> Operator</label>
           <button type="submit" class="primary">Create</button>
         </form>
-      </section>
+      </section>`}
       <section class="card">
         <h2>All users</h2>
         <div class="table-wrap"><table id="users-table">
           <thead><tr><th>Name</th><th>Role</th><th>State</th><th>Created</th><th>Requests, last 14 days</th><th>Limits (all keys)</th><th>Actions</th></tr></thead>
           <tbody>${users.map(
-            (u) => html`<tr data-user="${u.username}"><td><a class="clip" href="/admin/keys?${new URLSearchParams({ q: u.username }).toString()}" title="${u.username}: their keys">${u.username}</a></td><td>${u.isAdmin ? 'operator' : 'user'}</td><td>${u.disabled ? 'disabled' : 'active'}</td><td>${shortTime(u.createdAt)}</td>
+            (u) => html`<tr data-user="${u.username}"><td><a class="clip" href="/admin/keys?${new URLSearchParams({ q: u.username }).toString()}" title="${u.username}: their keys">${u.username}</a></td><td class="role-cell">${
+              request.webUser!.role === 'operator' && u.id !== request.webUser!.id
+                ? html`<form method="post" action="/admin/users/${u.id}/role" class="inline role-form"><input type="hidden" name="_csrf" value="${csrf}"><select name="role" aria-label="Role of ${u.username}">${ROLES.map((r) => html`<option value="${r}" ${r === u.role ? 'selected' : ''}>${r}</option>`)}</select> <button type="submit" class="small">Set</button></form>`
+                : u.role
+            }</td><td>${u.disabled ? 'disabled' : 'active'}</td><td>${shortTime(u.createdAt)}</td>
               <td class="spark-cell"><a href="/admin/users/${u.id}/usage" title="Usage charts of ${u.username}">${sparkline(sparkDays(daily.get(u.id) ?? new Map(), now))}</a></td>
               <td class="limits-cell">${limitsSummary(u.limits, budgetStatus.get(u.id) ?? [], now)}</td>
-              <td class="actions-cell"><details class="row-actions"><summary class="button small">Actions<span class="sr-only"> for ${u.username}</span></summary><div class="row-menu">
+              <td class="actions-cell">${viewing ? html`<a class="button small" href="/admin/users/${u.id}/usage">Usage charts</a>` : html`<details class="row-actions"><summary class="button small">Actions<span class="sr-only"> for ${u.username}</span></summary><div class="row-menu">
                 <a class="button small" href="/admin/users/${u.id}/usage">Usage charts</a><a class="button small" href="/admin/users/${u.id}/limits">Limits</a><a class="button small" href="/admin/users/${u.id}/password">Set password</a>${
                   u.id === request.webUser!.id
                     ? html`<span class="muted">(you: no disable or delete)</span>`
                     : html`<a class="button small ${u.disabled ? '' : 'danger'}" href="/admin/users/${u.id}/${u.disabled ? 'enable' : 'disable'}">${u.disabled ? 'Enable' : 'Disable'}…</a><a class="button small danger" href="/admin/users/${u.id}/delete">Delete…</a>`
-                }</div></details></td></tr>`,
+                }</div></details>`}</td></tr>`,
           )}</tbody>
         </table></div>
       </section>
@@ -97,6 +110,7 @@ export function registerAdminPages(app: FastifyInstance, deps: GatewayDeps): voi
   registerAdminKeysPage(app, deps, onRequest);
   registerAdminSupportPage(app, deps, onRequest);
   registerAdminUserUsage(app, deps, onRequest);
+  registerAdminUserRole(app, deps, onRequest);
 
   app.post<{ Body: { username?: string; password?: string; admin?: string } }>('/admin/users', { onRequest, preHandler: checkCsrf }, async (request, reply) => {
     const { username = '', password = '', admin } = request.body ?? {};

@@ -11,20 +11,36 @@ import { checkCsrf, cookieOptions, isCrossSite, loadSession, SESSION_COOKIE, ses
 
 const LOGIN_CSRF_COOKIE = 'gw_login_csrf';
 
+/** "Sign in with idp.example.com" when the operator gave no display name. */
+function providerName(issuer: string): string {
+  try {
+    return new URL(issuer).host;
+  } catch {
+    return 'your identity provider';
+  }
+}
+
 function loginPage(reply: FastifyReply, request: FastifyRequest, deps: GatewayDeps, options: { next: string; error?: string; username?: string; status?: number }) {
   const token = randomBase62(32);
   reply.setCookie(LOGIN_CSRF_COOKIE, token, { ...cookieOptions(request, deps), path: '/login' });
+  const local = deps.settings.localPasswords !== false;
+  const sso = deps.oidc
+    ? html`<p><a class="button primary" id="sign-in-oidc" href="/login/oidc?next=${encodeURIComponent(options.next)}">Sign in with ${deps.oidc.settings.displayName ?? providerName(deps.oidc.settings.issuer)}</a></p>`
+    : '';
   const body = html`<section class="card narrow">
     <h1>Log in</h1>
-    <p class="muted">Use your gateway account. The web apps need no API key.</p>
+    <p class="muted">${local ? 'Use your gateway account.' : 'Use your organisation’s account.'} The web apps need no API key.</p>
     ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
-    <form method="post" action="/login" class="stack">
+    ${sso}
+    ${local
+      ? html`<form method="post" action="/login" class="stack">
       <input type="hidden" name="_csrf" value="${token}">
       <input type="hidden" name="next" value="${options.next}">
-      <label>User name <input name="username" autocomplete="username" required value="${options.username ?? ''}" autofocus></label>
+      <label>User name <input name="username" autocomplete="username" required value="${options.username ?? ''}" ${deps.oidc ? '' : 'autofocus'}></label>
       <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-      <button type="submit" class="primary">Log in</button>
-    </form>
+      <button type="submit" class="${deps.oidc ? '' : 'primary'}">Log in</button>
+    </form>`
+      : ''}
   </section>`;
   return reply
     .code(options.status ?? 200)
@@ -55,6 +71,9 @@ export function registerLogin(app: FastifyInstance, deps: GatewayDeps, limiter: 
     const body = request.body ?? {};
     const next = safeReturnPath(body.next);
     const username = String(body.username ?? '').trim();
+    if (deps.settings.localPasswords === false) {
+      return loginPage(reply, request, deps, { next, status: 403, error: 'Sign-in with a gateway password is turned off here; use the single sign-on button.' });
+    }
     const cookieToken = request.cookies[LOGIN_CSRF_COOKIE];
     if (isCrossSite(request) || !cookieToken || body._csrf !== cookieToken) {
       return loginPage(reply, request, deps, { next, username, status: 403, error: 'This login form expired or came from another site. Please try again.' });

@@ -41,7 +41,7 @@ test('the table and serve --help agree: every flag names its variable, every var
   }
   const named = [...flat.matchAll(/\[env (GWCTL_[A-Z_]+)/g)].map((m) => m[1]);
   assert.deepEqual(named.filter((env) => !all.some((s) => s.env === env)), [], 'variables in the help but not in the table');
-  assert.deepEqual(ENV_ONLY_SETTINGS.map((s) => s.env).sort(), ['GWCTL_ADMIN_PASSWORD', 'GWCTL_METRICS_TOKEN']);
+  assert.deepEqual(ENV_ONLY_SETTINGS.map((s) => s.env).sort(), ['GWCTL_ADMIN_PASSWORD', 'GWCTL_METRICS_TOKEN', 'GWCTL_OIDC_CLIENT_SECRET']);
   for (const setting of ENV_ONLY_SETTINGS) assert.match(help, new RegExp(`^\\s+${setting.env}\\s{2,}\\S`, 'm'), setting.env);
 });
 
