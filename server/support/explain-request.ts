@@ -17,7 +17,7 @@ export interface ExplainOptions {
 function concrete(texts: readonly string[], names: { keyId?: string; username?: string; requestId: string }, publicUrl?: string): string[] {
   return texts.map((text) => {
     let out = fillTemplate(text, { base_url: publicUrl });
-    if (names.keyId) out = out.replace(/<id>/g, names.keyId);
+    if (names.keyId) out = out.replace(/<id>|<key id[^>]*>/g, names.keyId);
     if (names.username) out = out.replace(/<name>/g, names.username);
     return out.replace(/<request-id[^>]*>/g, names.requestId);
   });
