@@ -22,6 +22,11 @@ export interface GatewayRequestState {
   /** Characters of generated text relayed so far (for an estimate when the upstream sent no usage). */
   generatedChars?: number;
   usageRecorded: boolean;
+  /**
+   * Counts the request's usage (the journal first, so a crash cannot lose it): called just before the
+   * last byte of the answer is written, JSON or stream. Set at the start of every API request.
+   */
+  beforeAnswerEnds?: () => void;
   /** Aborts the upstream call when the client's response closes before it finished. */
   abort?: RequestAbort;
   /** Counted in the metrics already. */

@@ -19,6 +19,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_INFLIGHT_BODY_BYTES, DEFAULT_RATE_LIM
 import { Store } from './store/store.ts';
 import { UsageMeter } from './usage/usage-meter.ts';
 import { RequestLog } from './usage/request-log.ts';
+import { startUsageJournal, usageJournalDir, type StartedJournal } from './usage/start-usage-journal.ts';
 import { prettyDestination } from './pretty-log.ts';
 
 export interface RunningGateway {
@@ -52,15 +53,27 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     : new ModelRouter([new DemoProvider()], { aliases: EMBEDDED_ALIASES });
   const store = await Store.open(options.databaseUrl, { poolSize: options.dbPoolSize, statementTimeoutMs: options.dbStatementTimeoutMs });
   const admin = await bootstrapAdmin(store, env);
+  const usage = new UsageMeter(store.usage);
+  const requestLog = new RequestLog(store.requestLog);
+  // Before anything listens: usage that a killed earlier run had only in its journal goes in now.
+  let started: StartedJournal;
+  try {
+    started = await startUsageJournal(usageJournalDir(options.dataDir, options.instanceName), store, usage, requestLog);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const { journal, replayed } = started;
+  if (replayed.usage > 0 || replayed.requestLog > 0 || journal.unreadableLines > 0) {
+    logger?.warn({ usage: replayed.usage, requestLog: replayed.requestLog, unreadableLines: journal.unreadableLines, journal: journal.dir }, 'usage journal replayed: the last run ended without flushing its usage');
+  }
   const shared = await buildSharedParts(
     store,
     router,
     { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix, requestsPerMinute: options.rateLimitRpm ?? fileConfig?.limits.requestsPerMinute ?? DEFAULT_RATE_LIMIT_RPM },
     logger,
   );
-  const usage = new UsageMeter(store.usage);
   usage.start(options.usageFlushMs);
-  const requestLog = new RequestLog(store.requestLog);
   requestLog.start(options.usageFlushMs);
 
   const settings = {
@@ -88,6 +101,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     budgets: shared.budgets,
     usage,
     requestLog,
+    usageJournal: journal,
     settings,
     logger,
   };
@@ -116,6 +130,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     await Promise.allSettled([text.close(), image.close()]);
     await usage.stop();
     await requestLog.stop().catch(() => undefined);
+    journal.close();
     await shared.close();
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -156,6 +171,8 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
       clearTimeout(timer);
       await usage.stop().catch((error) => logger?.error({ err: error }, 'usage flush failed at shutdown'));
       await requestLog.stop().catch((error) => logger?.error({ err: error }, 'request log flush failed at shutdown'));
+      // What could not be flushed stays in the journal for the next start.
+      journal.close();
       await router.close();
       await shared.close();
       await store.close();

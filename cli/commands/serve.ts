@@ -35,6 +35,7 @@ interface Args extends StoreArgs {
   maxKeysPerUser?: number;
   sessionIdleMinutes?: number;
   drainMs: number;
+  instanceName?: string;
   logLevel: string;
   logFormat?: 'pretty' | 'json';
   printSystemdUnit?: boolean;
@@ -72,6 +73,11 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         .option('max-keys-per-user', { type: 'number', default: envNumber(env, 'GWCTL_MAX_KEYS_PER_USER'), describe: 'Keys one user may have, 0 = no cap (default 100) [env GWCTL_MAX_KEYS_PER_USER]' })
         .option('session-idle-minutes', { type: 'number', default: envNumber(env, 'GWCTL_SESSION_IDLE_MINUTES'), describe: 'Log a web session out after this long unused, 0 = only the 7-day lifetime (default 720) [env GWCTL_SESSION_IDLE_MINUTES]' })
         .option('drain-ms', { type: 'number', default: envNumber(env, 'GWCTL_DRAIN_MS') ?? defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
+        .option('instance-name', {
+          type: 'string',
+          default: envString(env, 'GWCTL_INSTANCE_NAME'),
+          describe: 'Names this gateway\'s usage journal (<data dir>/usage-journal/<name>), replayed at the next start after a crash; gateways sharing a data directory need different names (default: the host name) [env GWCTL_INSTANCE_NAME]',
+        })
         .option('log-level', {
           type: 'string',
           default: envString(env, 'GWCTL_LOG_LEVEL') ?? defaults.logLevel,
@@ -109,6 +115,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           for (const [name, value] of [['hsts-max-age', a.hstsMaxAge], ['max-keys-per-user', a.maxKeysPerUser], ['session-idle-minutes', a.sessionIdleMinutes]] as const) {
             if (value !== undefined && (!Number.isInteger(value) || value < 0)) return `--${name} must be a whole number >= 0, got ${value}.`;
           }
+          if (a.instanceName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(a.instanceName)) return `--instance-name must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit; got "${a.instanceName}".`;
           if (a.hstsMaxAge && !a.publicUrl?.startsWith('https://')) return '--hsts-max-age needs --public-url with https://: browsers ignore the header over plain http.';
           const trust = parseTrustProxy(a.trustProxy);
           if (typeof trust === 'string') return trust;
@@ -150,6 +157,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         maxKeysPerUser: args.maxKeysPerUser,
         sessionIdleMs: args.sessionIdleMinutes === undefined ? undefined : args.sessionIdleMinutes * 60_000,
         drainMs: args.drainMs,
+        instanceName: args.instanceName,
         logLevel: args.logLevel,
       };
       // Loaded here so that other commands (and --help) never pay for the server's modules.

@@ -38,6 +38,8 @@ export class LaneRequest implements ApiRequest {
 export class LaneReply implements ApiReply {
   statusCode = 200;
   hijacked = false;
+  /** Runs just before the answer's bytes are written (usage goes to the journal first). */
+  beforeEnd: (() => void) | undefined = undefined;
   private readonly headers: Record<string, string> = {};
 
   constructor(
@@ -93,6 +95,7 @@ export class LaneReply implements ApiReply {
       // As fastify: these statuses carry no body, so neither a content type nor a length.
       delete headers['content-type'];
       delete headers['content-length'];
+      this.beforeEnd?.();
       this.raw.writeHead(this.statusCode, headers);
       this.raw.end();
       return this;
@@ -108,6 +111,7 @@ export class LaneReply implements ApiReply {
       body = typeof payload === 'string' ? payload : JSON.stringify(payload);
     }
     headers['content-length'] = String(Buffer.byteLength(body));
+    this.beforeEnd?.();
     this.raw.writeHead(this.statusCode, headers);
     this.raw.end(body);
     return this;

@@ -14,6 +14,7 @@ import { clientSessionId } from '../usage/client-session.ts';
 import type { RequestLogEntry } from '../usage/request-log.ts';
 import type { UsageEvent } from '../usage/usage-meter.ts';
 import { promptChars, tokensFromChars } from '../usage/estimate-tokens.ts';
+import { recordRequestUsage } from '../usage/record-usage.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
   app.decorateRequest('gateway', null as never);
@@ -34,6 +35,11 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
     }
   });
 
+  // Usage is counted before the answer is written, so that it is in the journal before the client has it.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    request.gateway?.beforeAnswerEnds?.();
+    done(null, payload);
+  });
   app.addHook('onResponse', (request, reply, done) => {
     finishApiRequest(deps, request, reply);
     done();
@@ -46,7 +52,13 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
  * Returns the refusal to answer, if any.
  */
 export function beginApiRequest(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): GatewayError | undefined {
-  request.gateway = { surface: surfaceOf(request.url, request.headers['anthropic-version']), inputTokens: 0, outputTokens: 0, usageRecorded: false };
+  request.gateway = {
+    surface: surfaceOf(request.url, request.headers['anthropic-version']),
+    inputTokens: 0,
+    outputTokens: 0,
+    usageRecorded: false,
+    beforeAnswerEnds: () => recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime),
+  };
   reply.header('x-request-id', request.id);
   if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
   if (!request.headers.host && request.raw.httpVersion === '1.1') {
@@ -145,8 +157,8 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
     const relayed = tokensFromChars(state.generatedChars ?? 0);
     if (outputTokens === 0 || state.outcome !== undefined) outputTokens = Math.max(outputTokens, relayed);
   }
-  // One object for the usage meter (which copies the counts) and the owner's request log (an
-  // in-memory buffer written in batches).
+  // One object for the journal, the usage meter (which copies the counts) and the owner's request
+  // log (an in-memory buffer written in batches).
   const event: UsageEvent & RequestLogEntry = {
     userId: state.auth.userId,
     keyId: state.auth.keyId,
@@ -160,8 +172,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
     at: Date.now(),
     latencyMs: elapsedMs,
   };
-  deps.usage.record(event);
-  deps.requestLog?.push(event);
+  recordRequestUsage(deps, event);
   // Budgets count what reached a provider, like usage; a refusal costs nothing.
   if (state.reachedProvider && hasBudgets(state.auth)) {
     chargeBudgets(deps.budgets, budgetHolders(state.auth), inputTokens + outputTokens, (deps.now ?? Date.now)()).catch((error: Error) =>

@@ -19,7 +19,19 @@ export interface StreamSteps {
   stopped?: boolean;
 }
 
-export function writeStream(reply: ApiReply, status: number, headers: Record<string, string>, body: AsyncIterable<Uint8Array>, abort: RequestAbort, steps: StreamSteps): ApiReply {
+/**
+ * `beforeEnd` runs once the stream's last words are known and before they are written (the request's
+ * usage goes to the journal then, while the client does not yet have the whole answer).
+ */
+export function writeStream(
+  reply: ApiReply,
+  status: number,
+  headers: Record<string, string>,
+  body: AsyncIterable<Uint8Array>,
+  abort: RequestAbort,
+  steps: StreamSteps,
+  beforeEnd?: () => void,
+): ApiReply {
   const res = reply.raw;
   const upstream = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
   reply.hijack();
@@ -35,6 +47,7 @@ export function writeStream(reply: ApiReply, status: number, headers: Record<str
     upstream.off('data', onData);
     if (!upstream.readableEnded) upstream.destroy();
     if (res.writableEnded || res.destroyed) return;
+    beforeEnd?.();
     if (last.length > 0) res.write(last);
     res.end();
   };

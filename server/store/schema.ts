@@ -151,6 +151,15 @@ export interface RequestLogTable {
   requested_model: string | null;
 }
 
+/** How far a usage journal's entries are in the database, per sink (migration 0015). */
+export interface UsageJournalMarksTable {
+  journal_id: string;
+  /** 'usage' or 'request_log'. */
+  sink: string;
+  /** PostgreSQL bigint: read back as a string. */
+  seq: number | string;
+}
+
 export interface ImageHistoryTable {
   id: string;
   user_id: string;
@@ -177,5 +186,6 @@ export interface Database {
   usage_sessions: UsageSessionsTable;
   usage_outcomes: UsageOutcomesTable;
   request_log: RequestLogTable;
+  usage_journal_marks: UsageJournalMarksTable;
   schema_probe: { id: Generated<number> };
 }

@@ -13,6 +13,7 @@ import * as imageHistory from './0010-image-history.ts';
 import * as conversationSettings from './0011-conversation-settings.ts';
 import * as requestLogCompact from './0012-request-log-compact.ts';
 import * as requestLogRequestedModel from './0013-request-log-requested-model.ts';
+import * as usageJournalMark from './0015-usage-journal-mark.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-conversation-settings': conversationSettings,
   '0012-request-log-compact': requestLogCompact,
   '0013-request-log-requested-model': requestLogRequestedModel,
+  '0015-usage-journal-mark': usageJournalMark,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -17,6 +17,7 @@ import { checkMessage, checkSystemPrompt, InputError } from './conversation-inpu
 import { NOT_YOURS } from './conversations-api.ts';
 import { streamPiece } from './text-deltas.ts';
 import { RequestAbort } from '../../relay/request-abort.ts';
+import { recordUsage } from '../../usage/record-usage.ts';
 
 const MAX_OUTPUT_TOKENS = 2048;
 
@@ -162,7 +163,7 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
         const turnUsage = counted ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } } : {};
         await deps.store.conversations.append(conversation.id, { role: 'assistant', content: answer, stopped, ...turnUsage }, model);
       }
-      deps.usage.record({ userId: user.id, keyId: '', model, status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+      recordUsage(deps, { userId: user.id, keyId: '', model, status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
       send('done', { stopped, usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } });
       out.end();
       return reply as FastifyReply;

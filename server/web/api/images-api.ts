@@ -8,6 +8,7 @@ import { usageFromJson } from '../../usage/usage-extractor.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { historyItem, registerImageHistoryApi } from './image-history-api.ts';
 import { RequestAbort } from '../../relay/request-abort.ts';
+import { recordUsage } from '../../usage/record-usage.ts';
 
 export const WEB_IMAGE_SIZES = ['256x256', '512x512', '768x768', '1024x1024', '1024x768', '768x1024'];
 
@@ -82,7 +83,7 @@ export function registerImagesApi(app: FastifyInstance, deps: GatewayDeps): void
         status = error instanceof UpstreamError ? (error.failure === 'timeout' ? 504 : 502) : 502;
         return reply.code(status).send({ error: { message: 'The image provider failed. Try again in a moment.' } });
       } finally {
-        deps.usage.record({ userId: user.id, keyId: '', model: route.model.id, status, ...tokens });
+        recordUsage(deps, { userId: user.id, keyId: '', model: route.model.id, status, ...tokens });
       }
     },
   );

@@ -1,0 +1,191 @@
+// The usage journal: every usage event is appended here as one JSON line, with a synchronous write
+// on an O_APPEND descriptor, before the last byte of the request's answer leaves the gateway. When
+// writeSync returns, the line is in the kernel's page cache, which outlives the process: a SIGKILL,
+// an out-of-memory kill or a crash of node loses nothing written. A power cut or a kernel crash can
+// lose the last lines (there is no fsync per request: it would cost milliseconds each); the database
+// flush has the same bound (SQLite synchronous=NORMAL).
+//
+// The usage meter and the request log keep flushing to the database on their timer; each writes, in
+// the flush's own transaction, how far the journal is in it (usage_journal_marks). At start, the
+// entries after those marks are replayed (replay-usage-journal.ts): every request counted once.
+// Entries live in segment files: a new one begins when a sink reports a flush, and a segment goes
+// once every sink has written all of its entries, so the journal holds about one flush interval.
+// While the database is away the journal grows: that is what it is for.
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBase62 } from '../auth/random-tokens.ts';
+import type { JournalSink } from '../store/usage-journal-marks.ts';
+import { lockJournalDir, unlockJournalDir } from './journal-lock.ts';
+import { parseJournalSegment, type JournalEntry } from './journal-segment.ts';
+
+/** What a buffered sink (usage meter, request log) needs of the journal. */
+export interface JournalCursor {
+  readonly id: string;
+  /** The sequence number of the last entry appended: every entry up to it is in the sinks' memory or the database. */
+  lastSeq(): number;
+  /** A sink has every entry up to `seq` in the database (it flushed them, or had none to flush). */
+  durable(sink: JournalSink, seq: number): void;
+}
+
+interface Segment {
+  path: string;
+  number: number;
+  lastSeq: number;
+  entries: number;
+}
+
+const SEGMENT = /^segment-(\d+)\.jsonl$/;
+const segmentName = (n: number): string => `segment-${String(n).padStart(8, '0')}.jsonl`;
+
+export class UsageJournal implements JournalCursor {
+  /** Appends that failed (disk full, I/O error): those requests are counted in memory only. */
+  appendFailures = 0;
+  /** Lines of the segments found at open that could not be read (a line torn by the crash). */
+  readonly unreadableLines: number;
+  private leftovers: JournalEntry[];
+  private readonly closed: Segment[];
+  private current: Segment | undefined;
+  private fd: number | undefined;
+  private seq = 0;
+  private readonly durableSeq = new Map<JournalSink, number>();
+
+  private constructor(
+    readonly dir: string,
+    readonly id: string,
+    found: Segment[],
+    leftovers: JournalEntry[],
+    unreadable: number,
+    private readonly sinks: readonly JournalSink[],
+  ) {
+    this.closed = found;
+    this.leftovers = leftovers;
+    this.unreadableLines = unreadable;
+  }
+
+  /**
+   * Opens the journal in `dir` (created if needed; one gateway at a time) and reads what an earlier
+   * run left in it. Appending starts with begin().
+   */
+  static open(dir: string, sinks: readonly JournalSink[]): UsageJournal {
+    mkdirSync(dir, { recursive: true });
+    lockJournalDir(dir);
+    const idFile = join(dir, 'journal-id');
+    let id: string;
+    try {
+      id = readFileSync(idFile, 'utf8').trim();
+    } catch {
+      id = '';
+    }
+    if (!id) {
+      id = `jnl_${randomBase62(16)}`;
+      writeFileSync(idFile, `${id}\n`);
+    }
+    const segments: Segment[] = [];
+    const entries: JournalEntry[] = [];
+    let unreadable = 0;
+    const numbers = readdirSync(dir)
+      .map((name) => SEGMENT.exec(name))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map((match) => Number(match[1]))
+      .sort((a, b) => a - b);
+    for (const number of numbers) {
+      const path = join(dir, segmentName(number));
+      const read = parseJournalSegment(readFileSync(path, 'utf8'));
+      unreadable += read.unreadable;
+      entries.push(...read.entries);
+      segments.push({ path, number, lastSeq: read.entries.at(-1)?.seq ?? 0, entries: read.entries.length });
+    }
+    return new UsageJournal(dir, id, segments, entries, unreadable, sinks);
+  }
+
+  /** The entries an earlier run left (handed out once, in sequence order). */
+  takeLeftovers(): JournalEntry[] {
+    const entries = this.leftovers;
+    this.leftovers = [];
+    return entries;
+  }
+
+  /** Starts appending after `seq` (the highest the journal or the database has seen) in a new segment. */
+  begin(seq: number): void {
+    this.seq = seq;
+    this.openSegment((this.closed.at(-1)?.number ?? 0) + 1);
+  }
+
+  /**
+   * Appends one event (every field of it, as JSON) before it is counted in memory. Never throws: a
+   * failed write is counted, and the request is still counted in memory.
+   */
+  append(event: object, inRequestLog: boolean, at: number = Date.now()): void {
+    const fd = this.fd;
+    const current = this.current;
+    if (fd === undefined || current === undefined) return;
+    const seq = this.seq + 1;
+    const line = '{"s":' + seq + ',"t":' + at + ',"l":' + (inRequestLog ? 1 : 0) + ',"e":' + JSON.stringify(event) + '}\n';
+    let written: number;
+    try {
+      written = writeSync(fd, line);
+    } catch {
+      this.appendFailures += 1;
+      return;
+    }
+    if (written !== Buffer.byteLength(line)) {
+      // A partial line (the disk filled up): later lines go to a fresh segment, not glued onto it.
+      this.appendFailures += 1;
+      this.rotate();
+      return;
+    }
+    this.seq = seq;
+    current.lastSeq = seq;
+    current.entries += 1;
+  }
+
+  lastSeq(): number {
+    return this.seq;
+  }
+
+  durable(sink: JournalSink, seq: number): void {
+    this.durableSeq.set(sink, Math.max(this.durableSeq.get(sink) ?? 0, seq));
+    if (this.current && this.current.entries > 0) this.rotate();
+    let upTo = Infinity;
+    for (const name of this.sinks) upTo = Math.min(upTo, this.durableSeq.get(name) ?? 0);
+    while (this.closed.length > 0 && this.closed[0]!.lastSeq <= upTo) removeFile(this.closed.shift()!.path);
+  }
+
+  /** Segment files on disk now (tests, metrics). */
+  get segments(): number {
+    return this.closed.length + (this.current ? 1 : 0);
+  }
+
+  /** Stops appending and lets another process open the directory; what is not yet durable stays on disk. */
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    if (this.current && this.current.entries === 0) removeFile(this.current.path);
+    this.fd = undefined;
+    this.current = undefined;
+    unlockJournalDir(this.dir);
+  }
+
+  private rotate(): void {
+    const previous = this.current;
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    this.current = undefined;
+    if (!previous) return;
+    this.closed.push(previous);
+    this.openSegment(previous.number + 1);
+  }
+
+  private openSegment(number: number): void {
+    const path = join(this.dir, segmentName(number));
+    this.fd = openSync(path, 'a');
+    this.current = { path, number, lastSeq: this.seq, entries: 0 };
+  }
+}
+
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone: nothing to keep.
+  }
+}
