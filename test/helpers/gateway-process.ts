@@ -79,8 +79,8 @@ export class GatewayProcess {
     readonly home: string,
     readonly dataDir: string,
     private readonly env: NodeJS.ProcessEnv,
-    args: string[],
-    serveEnv: Record<string, string>,
+    private readonly args: string[],
+    private readonly serveEnv: Record<string, string>,
   ) {
     this.child = spawn(process.execPath, [BIN, 'serve', ...args], {
       cwd: home,
@@ -132,7 +132,19 @@ export class GatewayProcess {
     if (options.extraArgs) args.push(...options.extraArgs);
 
     const serveEnv: Record<string, string> = options.adminPassword !== undefined ? { GWCTL_ADMIN_PASSWORD: options.adminPassword } : {};
-    const gateway = new GatewayProcess(root, home, dataDir, env, args, serveEnv);
+    return GatewayProcess.ready(new GatewayProcess(root, home, dataDir, env, args, serveEnv));
+  }
+
+  /**
+   * Starts `gwctl serve` again with the same flags, HOME and data dir, once this process has exited
+   * (after a crash, say). The new process owns the temp dirs from then on: clean up that one.
+   */
+  async restart(): Promise<GatewayProcess> {
+    if (!this.exitInfo) throw new Error('restart() needs the gateway process to have exited');
+    return GatewayProcess.ready(new GatewayProcess(this.root, this.home, this.dataDir, this.env, this.args, this.serveEnv));
+  }
+
+  private static async ready(gateway: GatewayProcess): Promise<GatewayProcess> {
     try {
       await Promise.race([
         waitFor(() => gateway.exitInfo !== undefined || /image API\s+http/.test(gateway.stdout), { timeoutMs: 30_000, what: 'gwctl serve to print its URLs' }),
