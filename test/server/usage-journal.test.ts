@@ -95,6 +95,7 @@ describe('usage journal file', () => {
   test('one process per directory: a live owner refuses, a dead one is taken over', () => {
     const dir = tempDir();
     const journal = UsageJournal.open(dir, ['usage']);
+    assert.throws(() => UsageJournal.open(dir, ['usage']), (error: unknown) => error instanceof ConfigError && error.code === 'usage_journal_in_use', 'a second gateway in this process');
     journal.close();
     // The test runner's parent process is alive and is not this process.
     writeFileSync(join(dir, 'lock'), `${process.ppid}\n`);
