@@ -20,7 +20,7 @@ export interface ReplayResult {
 
 export async function replayUsageJournal(
   journalId: string,
-  entries: readonly JournalEntry[],
+  entries: Iterable<JournalEntry>,
   marks: Record<JournalSink, number>,
   usage: UsageMeter,
   requestLog?: RequestLog,

@@ -31,7 +31,7 @@ export async function startUsageJournal(dir: string, store: Store, usage: UsageM
   const journal = UsageJournal.open(dir, ['usage', 'request_log']);
   try {
     const marks = await readJournalMarks(store.database.db, journal.id);
-    const replayed = await replayUsageJournal(journal.id, journal.takeLeftovers(), marks, usage, requestLog);
+    const replayed = await replayUsageJournal(journal.id, journal.leftovers(), marks, usage, requestLog);
     journal.begin(replayed.lastSeq);
     usage.attachJournal(journal);
     requestLog.attachJournal(journal);

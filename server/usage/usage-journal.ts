@@ -32,7 +32,11 @@ interface Segment {
   number: number;
   lastSeq: number;
   entries: number;
+  bytes: number;
 }
+
+/** A segment this large is closed and a new one begun even without a flush (the database is away). */
+const DEFAULT_MAX_SEGMENT_BYTES = 16 * 1024 * 1024;
 
 const SEGMENT = /^segment-(\d+)\.jsonl$/;
 const segmentName = (n: number): string => `segment-${String(n).padStart(8, '0')}.jsonl`;
@@ -40,9 +44,9 @@ const segmentName = (n: number): string => `segment-${String(n).padStart(8, '0')
 export class UsageJournal implements JournalCursor {
   /** Appends that failed (disk full, I/O error): those requests are counted in memory only. */
   appendFailures = 0;
-  /** Lines of the segments found at open that could not be read (a line torn by the crash). */
-  readonly unreadableLines: number;
-  private leftovers: JournalEntry[];
+  /** Lines of the segments an earlier run left that could not be read (a line torn by the crash). */
+  unreadableLines = 0;
+  private leftoversRead = false;
   private readonly closed: Segment[];
   private current: Segment | undefined;
   private fd: number | undefined;
@@ -53,20 +57,17 @@ export class UsageJournal implements JournalCursor {
     readonly dir: string,
     readonly id: string,
     found: Segment[],
-    leftovers: JournalEntry[],
-    unreadable: number,
     private readonly sinks: readonly JournalSink[],
+    private readonly maxSegmentBytes: number,
   ) {
     this.closed = found;
-    this.leftovers = leftovers;
-    this.unreadableLines = unreadable;
   }
 
   /**
-   * Opens the journal in `dir` (created if needed; one gateway at a time) and reads what an earlier
-   * run left in it. Appending starts with begin().
+   * Opens the journal in `dir` (created if needed; one gateway at a time). What an earlier run left
+   * is read with leftovers(); appending starts with begin().
    */
-  static open(dir: string, sinks: readonly JournalSink[]): UsageJournal {
+  static open(dir: string, sinks: readonly JournalSink[], options: { maxSegmentBytes?: number } = {}): UsageJournal {
     mkdirSync(dir, { recursive: true });
     lockJournalDir(dir);
     const idFile = join(dir, 'journal-id');
@@ -80,33 +81,36 @@ export class UsageJournal implements JournalCursor {
       id = `jnl_${randomBase62(16)}`;
       writeFileSync(idFile, `${id}\n`);
     }
-    const segments: Segment[] = [];
-    const entries: JournalEntry[] = [];
-    let unreadable = 0;
-    const numbers = readdirSync(dir)
+    const segments = readdirSync(dir)
       .map((name) => SEGMENT.exec(name))
       .filter((match): match is RegExpExecArray => match !== null)
       .map((match) => Number(match[1]))
-      .sort((a, b) => a - b);
-    for (const number of numbers) {
-      const path = join(dir, segmentName(number));
-      const read = parseJournalSegment(readFileSync(path, 'utf8'));
-      unreadable += read.unreadable;
-      entries.push(...read.entries);
-      segments.push({ path, number, lastSeq: read.entries.at(-1)?.seq ?? 0, entries: read.entries.length });
-    }
-    return new UsageJournal(dir, id, segments, entries, unreadable, sinks);
+      .sort((a, b) => a - b)
+      .map((number) => ({ path: join(dir, segmentName(number)), number, lastSeq: 0, entries: 0, bytes: 0 }));
+    return new UsageJournal(dir, id, segments, sinks, options.maxSegmentBytes ?? DEFAULT_MAX_SEGMENT_BYTES);
   }
 
-  /** The entries an earlier run left (handed out once, in sequence order). */
-  takeLeftovers(): JournalEntry[] {
-    const entries = this.leftovers;
-    this.leftovers = [];
-    return entries;
+  /**
+   * The entries an earlier run left, in sequence order, read one segment at a time (a journal that
+   * grew while the database was away need not fit in memory at once). Read once, before begin().
+   */
+  *leftovers(): Generator<JournalEntry> {
+    if (this.leftoversRead) return;
+    this.leftoversRead = true;
+    for (const segment of [...this.closed]) {
+      const read = parseJournalSegment(readFileSync(segment.path, 'utf8'));
+      this.unreadableLines += read.unreadable;
+      segment.lastSeq = read.entries.at(-1)?.seq ?? 0;
+      segment.entries = read.entries.length;
+      yield* read.entries;
+    }
   }
 
   /** Starts appending after `seq` (the highest the journal or the database has seen) in a new segment. */
   begin(seq: number): void {
+    // Until read, an earlier run's segments have no known last entry and could be trimmed unread.
+    if (!this.leftoversRead && this.closed.length > 0) throw new Error('usage journal: read the leftovers before appending');
+    this.leftoversRead = true;
     this.seq = seq;
     this.openSegment((this.closed.at(-1)?.number ?? 0) + 1);
   }
@@ -137,6 +141,8 @@ export class UsageJournal implements JournalCursor {
     this.seq = seq;
     current.lastSeq = seq;
     current.entries += 1;
+    current.bytes += written;
+    if (current.bytes >= this.maxSegmentBytes) this.rotate();
   }
 
   lastSeq(): number {
@@ -178,7 +184,7 @@ export class UsageJournal implements JournalCursor {
   private openSegment(number: number): void {
     const path = join(this.dir, segmentName(number));
     this.fd = openSync(path, 'a');
-    this.current = { path, number, lastSeq: this.seq, entries: 0 };
+    this.current = { path, number, lastSeq: this.seq, entries: 0, bytes: 0 };
   }
 }
 

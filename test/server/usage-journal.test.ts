@@ -46,7 +46,7 @@ describe('usage journal file', () => {
     journal.close();
 
     const reopened = UsageJournal.open(dir, ['usage', 'request_log']);
-    const entries = reopened.takeLeftovers();
+    const entries = [...reopened.leftovers()];
     assert.deepEqual(entries.map((e) => [e.seq, e.at, e.inRequestLog]), [[1, 1000, true], [2, 2000, true], [3, 3000, false]]);
     assert.deepEqual(entries[1]!.event, event(2, { cost: 0.25, sessionId: 'sess-1' }));
     assert.equal(reopened.unreadableLines, 0);
@@ -64,14 +64,14 @@ describe('usage journal file', () => {
     appendFileSync(join(dir, segment!), '{"s":3,"t":17000,"l":1,"e":{"userId":"u1","keyId":"k1","mo');
 
     const reopened = UsageJournal.open(dir, ['usage']);
-    assert.deepEqual(reopened.takeLeftovers().map((e) => e.seq), [1, 2]);
+    assert.deepEqual([...reopened.leftovers()].map((e) => e.seq), [1, 2]);
     assert.equal(reopened.unreadableLines, 1);
     // New entries go to a new segment, never after the torn line.
     reopened.begin(2);
     reopened.append(event(3), true);
     reopened.close();
     const again = UsageJournal.open(dir, ['usage']);
-    assert.deepEqual(again.takeLeftovers().map((e) => e.seq), [1, 2, 3]);
+    assert.deepEqual([...again.leftovers()].map((e) => e.seq), [1, 2, 3]);
     again.close();
   });
 
@@ -90,6 +90,22 @@ describe('usage journal file', () => {
     assert.equal(segmentFiles(dir).length, 1, 'only the (empty) current segment is left');
     journal.close();
     assert.deepEqual(segmentFiles(dir), [], 'an empty segment does not outlive a clean stop');
+  });
+
+  test('while nothing is flushed (the database away) the journal grows in bounded segments, read back one by one', () => {
+    const dir = tempDir();
+    const journal = UsageJournal.open(dir, ['usage'], { maxSegmentBytes: 1024 });
+    journal.begin(0);
+    for (let n = 1; n <= 40; n += 1) journal.append(event(n), true);
+    journal.close();
+    const files = segmentFiles(dir);
+    assert.ok(files.length >= 5, `segments of about 1 KiB each (40 lines of ~180 bytes): ${files.length}`);
+    const reopened = UsageJournal.open(dir, ['usage']);
+    assert.deepEqual([...reopened.leftovers()].map((e) => e.seq), Array.from({ length: 40 }, (_, i) => i + 1));
+    reopened.begin(40);
+    reopened.durable('usage', 40);
+    assert.equal(segmentFiles(dir).length, 1, 'all of them go once written; the new current one stays');
+    reopened.close();
   });
 
   test('one process per directory: a live owner refuses, a dead one is taken over', () => {
