@@ -81,6 +81,7 @@ describe('SIGKILL under load', () => {
 
   test(`no received request is missing from usage after SIGKILL, ${TRIALS} trials`, async (t) => {
     const total: Tally = { sent: 0, received: 0, inputTokens: 0, outputTokens: 0 };
+    let replays = 0;
     for (let trial = 1; trial <= TRIALS; trial += 1) {
       const tally: Tally = { sent: 0, received: 0, inputTokens: 0, outputTokens: 0 };
       const clients = Array.from({ length: REQUESTS_PER_TRIAL }, (_, i) => one(i, tally));
@@ -95,7 +96,6 @@ describe('SIGKILL under load', () => {
       for (const field of ['sent', 'received', 'inputTokens', 'outputTokens'] as const) total[field] += tally[field];
 
       gateway = await gateway.restart();
-      assert.match(gateway.stderr, /usage journal replayed/, `trial ${trial}: the restart found usage that only the journal had`);
       const report = await gateway.adminJson<UsageReport>(['usage']);
       const rows = report.rows.filter((r) => r.model === 'demo-chat');
       const recorded = { requests: 0, inputTokens: 0, outputTokens: 0 };
@@ -109,6 +109,10 @@ describe('SIGKILL under load', () => {
       assert.ok(recorded.requests >= total.received, `every received request is counted; ${seen}`);
       assert.ok(recorded.requests <= total.sent, `no request counted twice; ${seen}`);
       assert.ok(recorded.inputTokens >= total.inputTokens && recorded.outputTokens >= total.outputTokens, `the received answers' tokens are counted; ${seen}`);
+      // The log line comes asynchronously; by now (a CLI run later) it has arrived if there was one.
+      if (/usage journal replayed/.test(gateway.stderr)) replays += 1;
     }
+    // A kill right after a flush leaves nothing to replay; in three trials that cannot happen every time.
+    assert.ok(replays >= 1, 'the restarts found usage that only the journal had');
   });
 });
