@@ -4,14 +4,14 @@
 // flushes, nothing counted twice when it died after a flush but before the journal was trimmed.
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ConfigError } from '../../server/errors/config-error.ts';
 import { Store } from '../../server/store/store.ts';
 import { RequestLog } from '../../server/usage/request-log.ts';
 import { recordRequestUsage } from '../../server/usage/record-usage.ts';
-import { startUsageJournal } from '../../server/usage/start-usage-journal.ts';
+import { journalInstanceName, startUsageJournal, usageJournalDir } from '../../server/usage/start-usage-journal.ts';
 import { UsageJournal } from '../../server/usage/usage-journal.ts';
 import { UsageMeter } from '../../server/usage/usage-meter.ts';
 import { createTestDatabase } from '../helpers/postgres-database.ts';
@@ -120,6 +120,13 @@ describe('usage journal file', () => {
     writeFileSync(join(dir, 'lock'), '2147483646\n');
     UsageJournal.open(dir, ['usage']).close();
   });
+});
+
+test('each instance has its own journal directory under the data directory, named by --instance-name or the host name', () => {
+  assert.equal(usageJournalDir('/var/lib/gwctl', 'gw-2'), '/var/lib/gwctl/usage-journal/gw-2');
+  assert.equal(journalInstanceName(undefined), journalInstanceName(hostname()));
+  assert.equal(journalInstanceName('web 1/../x'), 'web_1_.._x', 'never a path');
+  assert.equal(journalInstanceName('..'), '_');
 });
 
 interface Sinks {
