@@ -57,7 +57,7 @@ export function beginApiRequest(deps: GatewayDeps, request: ApiRequest, reply: A
     inputTokens: 0,
     outputTokens: 0,
     usageRecorded: false,
-    beforeAnswerEnds: () => recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime),
+    beforeAnswerEnds: () => countBeforeAnswerEnds(deps, request, reply),
   };
   reply.header('x-request-id', request.id);
   if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
@@ -103,6 +103,18 @@ export function parseJsonBody(raw: Buffer, maxDepth: number): unknown {
     return JSON.parse(raw.toString('utf8'));
   } catch (error) {
     throw new GatewayError(400, 'invalid_json', `The request body is not valid JSON (${(error as Error).message}).`);
+  }
+}
+
+/**
+ * Usage (journal, meter, request log) just before the answer's last bytes are written. It runs inside
+ * the relay's event handlers, where a failure would end the process: it is logged instead.
+ */
+function countBeforeAnswerEnds(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): void {
+  try {
+    recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
+  } catch (error) {
+    request.log.error({ err: error }, 'counting a finished request failed');
   }
 }
 
