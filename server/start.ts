@@ -113,6 +113,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
       pendingUsageBuckets: () => usage.pendingBuckets,
       usageFlushFailures: () => usage.flushFailures,
       requestLog: () => ({ buffered: requestLog.buffered, dropped: requestLog.dropped }),
+      usageJournal: () => ({ segments: journal.segments, appendFailures: journal.appendFailures }),
       databaseKeyLookups: () => shared.authenticator.databaseLookups,
       openResponses: () => lifecycle.openResponses,
       providersCooling: () => router.providers.map((p) => ({ provider: p.name, cooling: router.health.state(p.name) === 'cooling' })),
