@@ -38,6 +38,8 @@ export interface GatewayStartOptions {
   extraArgs?: string[];
   /** Extra environment of the gateway (e.g. the upstream keys named by apiKeyEnv). */
   env?: Record<string, string>;
+  /** A data directory of the caller's (shared by several gateways), kept at cleanup; default one of its own. */
+  dataDir?: string;
   /**
    * GWCTL_ADMIN_PASSWORD for the first start (serve only, not the admin CLI runs). Without it serve
    * prints a random password to stderr, which is harmless here.
@@ -107,7 +109,7 @@ export class GatewayProcess {
   static async start(options: GatewayStartOptions = {}): Promise<GatewayProcess> {
     const root = mkdtempSync(join(tmpdir(), 'gwctl-e2e-'));
     const home = join(root, 'home');
-    const dataDir = join(root, 'data');
+    const dataDir = options.dataDir ?? join(root, 'data');
     const configDir = join(root, 'config');
     for (const dir of [home, dataDir, configDir]) mkdirSync(dir, { recursive: true });
     const env: NodeJS.ProcessEnv = {
