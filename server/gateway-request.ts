@@ -23,10 +23,11 @@ export interface GatewayRequestState {
   generatedChars?: number;
   usageRecorded: boolean;
   /**
-   * Counts the request's usage (the journal first, so a crash cannot lose it): called just before the
-   * last byte of the answer is written, JSON or stream. Set at the start of every API request.
+   * Counts the request's usage (the journal first, so a crash cannot lose it), then runs `end`, which
+   * writes the answer's last bytes, once the journal line is written: called where a JSON answer or a
+   * stream ends. Set at the start of every API request.
    */
-  beforeAnswerEnds?: () => void;
+  beforeAnswerEnds?: (end: () => void) => void;
   /** Aborts the upstream call when the client's response closes before it finished. */
   abort?: RequestAbort;
   /** Counted in the metrics already. */

@@ -37,8 +37,9 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
 
   // Usage is counted before the answer is written, so that it is in the journal before the client has it.
   app.addHook('onSend', (request, _reply, payload, done) => {
-    request.gateway?.beforeAnswerEnds?.();
-    done(null, payload);
+    const settle = request.gateway?.beforeAnswerEnds;
+    if (settle === undefined) done(null, payload);
+    else settle(() => done(null, payload));
   });
   app.addHook('onResponse', (request, reply, done) => {
     finishApiRequest(deps, request, reply);
@@ -57,7 +58,11 @@ export function beginApiRequest(deps: GatewayDeps, request: ApiRequest, reply: A
     inputTokens: 0,
     outputTokens: 0,
     usageRecorded: false,
-    beforeAnswerEnds: () => countBeforeAnswerEnds(deps, request, reply),
+    beforeAnswerEnds: (end) => {
+      const journal = deps.usageJournal;
+      if (countBeforeAnswerEnds(deps, request, reply) && journal !== undefined) journal.afterWrite(end);
+      else end();
+    },
   };
   reply.header('x-request-id', request.id);
   if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
@@ -107,14 +112,16 @@ export function parseJsonBody(raw: Buffer, maxDepth: number): unknown {
 }
 
 /**
- * Usage (journal, meter, request log) just before the answer's last bytes are written. It runs inside
- * the relay's event handlers, where a failure would end the process: it is logged instead.
+ * Usage (journal, meter, request log) just before the answer's last bytes are written; true when it
+ * was counted now. It runs inside the relay's event handlers, where a failure would end the process:
+ * it is logged instead.
  */
-function countBeforeAnswerEnds(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): void {
+function countBeforeAnswerEnds(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): boolean {
   try {
-    recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
+    return recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
   } catch (error) {
     request.log.error({ err: error }, 'counting a finished request failed');
+    return false;
   }
 }
 
@@ -155,9 +162,10 @@ function declaredBodyBytes(request: ApiRequest, limit: number): number {
   return request.headers['transfer-encoding'] ? limit : 0;
 }
 
-export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: number, elapsedMs: number): void {
+/** Counts the request's usage unless it was already; true when it did now. */
+export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: number, elapsedMs: number): boolean {
   const state = request.gateway;
-  if (!state?.auth || state.usageRecorded) return;
+  if (!state?.auth || state.usageRecorded) return false;
   state.usageRecorded = true;
   let { inputTokens, outputTokens } = state;
   // A provider's work that ended without its usage report (cut short, or an upstream that sends
@@ -191,6 +199,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
       request.log.warn({ err: { message: error.message } }, 'budget not charged'),
     );
   }
+  return true;
 }
 
 function geminiKey(request: ApiRequest): string {

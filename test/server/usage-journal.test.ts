@@ -3,7 +3,7 @@
 // directory, and replay at start exactly once: nothing lost when the process died between two
 // flushes, nothing counted twice when it died after a flush but before the journal was trimmed.
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -53,6 +53,21 @@ describe('usage journal file', () => {
     reopened.close();
   });
 
+  test('lines appended in one turn of the event loop are written together; what waits for them runs after', async () => {
+    const dir = tempDir();
+    const journal = UsageJournal.open(dir, ['usage']);
+    journal.begin(0);
+    const ran: string[] = [];
+    journal.afterWrite(() => ran.push('nothing pending: at once'));
+    journal.append(event(1), true);
+    journal.append(event(2), true);
+    journal.afterWrite(() => ran.push(`after ${readFileSync(join(dir, segmentFiles(dir)[0]!), 'utf8').split('\n').length - 1} lines`));
+    assert.deepEqual(ran, ['nothing pending: at once'], 'the answer waits for the write');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(ran, ['nothing pending: at once', 'after 2 lines']);
+    journal.close();
+  });
+
   test('a last line torn by a crash is skipped and counted', () => {
     const dir = tempDir();
     const journal = UsageJournal.open(dir, ['usage']);
@@ -96,7 +111,10 @@ describe('usage journal file', () => {
     const dir = tempDir();
     const journal = UsageJournal.open(dir, ['usage'], { maxSegmentBytes: 1024 });
     journal.begin(0);
-    for (let n = 1; n <= 40; n += 1) journal.append(event(n), true);
+    for (let n = 1; n <= 40; n += 1) {
+      journal.append(event(n), true);
+      journal.writeNow();
+    }
     journal.close();
     const files = segmentFiles(dir);
     assert.ok(files.length >= 5, `segments of about 1 KiB each (40 lines of ~180 bytes): ${files.length}`);

@@ -1,7 +1,9 @@
-// What the usage journal costs a request, in the gateway's own process and on its own: the time of
-// UsageJournal.append (JSON of the event + one writeSync on the O_APPEND descriptor) for the event
-// every API request records, against counting the same event in memory (usage meter + request log
-// buffer), in the same run. CPU time per call (user + system, process.cpuUsage), median of rounds.
+// What the usage journal costs a request, on its own: appending the event every API request records
+// (JSON of the event, added to the turn's batch) and writing the batch (one writeSync on the O_APPEND
+// descriptor per turn of the event loop), with one request a turn (light load) and eight (busy),
+// against counting the same event in memory (usage meter + request log buffer), in the same run. CPU
+// time per event (user + system, process.cpuUsage), median of rounds. In a tight loop a system call is
+// cheaper than inside the gateway, where each one costs several µs (BENCHMARKS.md).
 //
 //   npm run bench:journal [-- --events 200000 --rounds 5]
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,6 +51,7 @@ try {
   const log = new RequestLog(nothing, { maxBuffered: EVENTS + 1 });
   const inMemory: number[] = [];
   const appended: number[] = [];
+  const batched: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     inMemory.push(cpuUsPerCall((i) => {
       const e = event(i);
@@ -56,7 +59,14 @@ try {
       log.push(e);
     }));
     await log.flush();
-    appended.push(cpuUsPerCall((i) => journal.append(event(i), true, Date.now())));
+    appended.push(cpuUsPerCall((i) => {
+      journal.append(event(i), true, Date.now());
+      journal.writeNow();
+    }));
+    batched.push(cpuUsPerCall((i) => {
+      journal.append(event(i), true, Date.now());
+      if (i % 8 === 7) journal.writeNow();
+    }));
     // As a flush would: a new segment, the old one deleted.
     journal.durable('usage', journal.lastSeq());
     journal.durable('request_log', journal.lastSeq());
@@ -68,7 +78,8 @@ try {
     [
       `usage journal, ${ROUNDS} rounds x ${EVENTS} events (Node ${process.version}, ${os.cpus().length} cores, load average ${load}), CPU µs per call, median of rounds:`,
       `  counted in memory (usage meter + request log buffer): ${median(inMemory).toFixed(2)} µs`,
-      `  journal append (JSON + writeSync):                    ${median(appended).toFixed(2)} µs  (rounds ${appended.map((x) => x.toFixed(2)).join(', ')})`,
+      `  journal, one request a turn (JSON + one writeSync):   ${median(appended).toFixed(2)} µs  (rounds ${appended.map((x) => x.toFixed(2)).join(', ')})`,
+      `  journal, eight requests a turn (one writeSync for 8):  ${median(batched).toFixed(2)} µs  (rounds ${batched.map((x) => x.toFixed(2)).join(', ')})`,
       `  journal line: ${Buffer.byteLength(line)} bytes`,
       '',
     ].join('\n'),

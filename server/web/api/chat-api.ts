@@ -164,8 +164,13 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
         await deps.store.conversations.append(conversation.id, { role: 'assistant', content: answer, stopped, ...turnUsage }, model);
       }
       recordUsage(deps, { userId: user.id, keyId: '', model, status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
-      send('done', { stopped, usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } });
-      out.end();
+      const end = () => {
+        send('done', { stopped, usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } });
+        out.end();
+      };
+      // The answer ends once its usage is in the journal.
+      if (deps.usageJournal) deps.usageJournal.afterWrite(end);
+      else end();
       return reply as FastifyReply;
     },
   );
