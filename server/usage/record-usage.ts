@@ -1,7 +1,8 @@
-// The one way a request's usage is counted: appended to the usage journal first (a synchronous
-// write, so it survives the process being killed; usage-journal.ts), then counted in memory by the
-// usage meter and, for API requests, buffered for the request log. Callers run it before the last
-// byte of the answer is written, so no answer a client received whole is missing after a crash.
+// The one way a request's usage is counted: appended to the usage journal first (written before the
+// answer ends, so it survives the process being killed; usage-journal.ts), then counted in memory by
+// the usage meter and, for API requests, buffered for the request log. Callers run it where the answer
+// ends and end it through the journal's afterWrite(), so no answer a client received whole is missing
+// after a crash.
 import type { UsageMeter, UsageEvent } from './usage-meter.ts';
 import type { RequestLog, RequestLogEntry } from './request-log.ts';
 import type { UsageJournal } from './usage-journal.ts';

@@ -1,8 +1,9 @@
-// The usage journal: every usage event is appended here as one JSON line, with a synchronous write
-// on an O_APPEND descriptor, before the last byte of the request's answer leaves the gateway. When
-// writeSync returns, the line is in the kernel's page cache, which outlives the process: a SIGKILL,
-// an out-of-memory kill or a crash of node loses nothing written. A power cut or a kernel crash can
-// lose the last lines (there is no fsync per request: it would cost milliseconds each); the database
+// The usage journal: every usage event is appended here as one JSON line, and the request's answer
+// ends only once the line is written. The lines of one turn of the event loop are written together,
+// with one synchronous write on an O_APPEND descriptor; afterWrite() holds the answers until then.
+// When writeSync returns, the lines are in the kernel's page cache, which outlives the process: a
+// SIGKILL, an out-of-memory kill or a crash of node loses nothing written. A power cut or a kernel
+// crash can lose the last lines (there is no fsync: it would cost milliseconds each); the database
 // flush has the same bound (SQLite synchronous=NORMAL).
 //
 // The usage meter and the request log keep flushing to the database on their timer; each writes, in
