@@ -14,6 +14,7 @@ import type { Store } from './store/store.ts';
 import type { OidcProviderClient } from './oidc/oidc-provider-client.ts';
 import type { UsageMeter } from './usage/usage-meter.ts';
 import type { RequestLog } from './usage/request-log.ts';
+import type { UsageJournal } from './usage/usage-journal.ts';
 
 export interface GatewaySettings {
   /** {base_url} as clients should write it (no trailing slash). */
@@ -67,6 +68,8 @@ export interface GatewayDeps {
   prices?: PriceBook;
   /** Per-request entries for the owner's request log, buffered and written in batches; absent = off. */
   requestLog?: RequestLog;
+  /** Usage appended to a local file before the answer ends, replayed at start after a crash; absent = off (tests). */
+  usageJournal?: UsageJournal;
   settings: GatewaySettings;
   lifecycle?: Lifecycle;
   /** Prometheus metrics; absent in tests that do not look at them. */

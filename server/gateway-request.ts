@@ -27,6 +27,12 @@ export interface GatewayRequestState {
   /** Characters of generated text relayed so far (for an estimate when the upstream sent no usage). */
   generatedChars?: number;
   usageRecorded: boolean;
+  /**
+   * Counts the request's usage (the journal first, so a crash cannot lose it), then runs `end`, which
+   * writes the answer's last bytes, once the journal line is written: called where a JSON answer or a
+   * stream ends. Set at the start of every API request.
+   */
+  beforeAnswerEnds?: (end: () => void) => void;
   /** Aborts the upstream call when the client's response closes before it finished. */
   abort?: RequestAbort;
   /** Counted in the metrics already. */

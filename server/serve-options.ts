@@ -50,6 +50,11 @@ export interface ServeOptions {
   /** How long in-flight requests and streams may run after a stop signal. */
   drainMs: number;
   usageFlushMs: number;
+  /**
+   * Names this process's usage journal (`<dataDir>/usage-journal/<name>/`); default the host name.
+   * Gateways that share a data directory need different names.
+   */
+  instanceName?: string;
   logLevel: string;
 }
 
@@ -81,7 +86,7 @@ export function defaultServeOptions(env: NodeJS.ProcessEnv = process.env): Serve
     dataDir,
     databaseUrl: defaultDatabaseUrl(dataDir),
     drainMs: 10_000,
-    // The crash window: a hard kill loses at most this much usage.
+    // How often usage reaches the database. A hard kill loses none of it: the usage journal has it.
     usageFlushMs: 1_000,
     logLevel: 'info',
   };

@@ -24,6 +24,7 @@ import { Store } from './store/store.ts';
 import { UsageMeter } from './usage/usage-meter.ts';
 import { openPriceBook } from './pricing/open-price-book.ts';
 import { RequestLog } from './usage/request-log.ts';
+import { journalInstanceName, startUsageJournal, usageJournalDir, type StartedJournal } from './usage/start-usage-journal.ts';
 import { prettyDestination } from './pretty-log.ts';
 
 export interface RunningGateway {
@@ -42,9 +43,6 @@ function listenUrl(app: FastifyInstance, host: string): string {
   return `http://${shown}:${address.port}`;
 }
 
-/** The row this gateway's served models are announced under (one per instance name). */
-const SERVED_MODELS_INSTANCE = 'gateway';
-
 export type LogFormat = 'pretty' | 'json';
 
 /** Logs go to stderr: JSON lines, or one readable line per entry (`pretty`, for a person at a terminal). */
@@ -62,18 +60,30 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   const store = await Store.open(options.databaseUrl, { poolSize: options.dbPoolSize, statementTimeoutMs: options.dbStatementTimeoutMs });
   const admin = await bootstrapAdmin(store, env);
   // For the command line, which has no router: `gwctl admin key create --models` checks against it.
-  await store.servedModels.announce(SERVED_MODELS_INSTANCE, servedModelIds(router));
+  await store.servedModels.announce(journalInstanceName(options.instanceName), servedModelIds(router));
+  const usage = new UsageMeter(store.usage);
+  const requestLog = new RequestLog(store.requestLog);
+  // Before anything listens: usage that a killed earlier run had only in its journal goes in now.
+  let started: StartedJournal;
+  try {
+    started = await startUsageJournal(usageJournalDir(options.dataDir, options.instanceName), store, usage, requestLog);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const { journal, replayed } = started;
+  if (replayed.usage > 0 || replayed.requestLog > 0 || journal.unreadableLines > 0) {
+    logger?.warn({ usage: replayed.usage, requestLog: replayed.requestLog, unreadableLines: journal.unreadableLines, journal: journal.dir }, 'usage journal replayed: the last run ended without flushing its usage');
+  }
   const shared = await buildSharedParts(
     store,
     router,
     { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, redisPrefix: options.redisPrefix, requestsPerMinute: options.rateLimitRpm ?? fileConfig?.limits.requestsPerMinute ?? DEFAULT_RATE_LIMIT_RPM, fileGroups: fileConfig?.groups },
     logger,
   );
-  const usage = new UsageMeter(store.usage);
   usage.start(options.usageFlushMs);
   const prices = await openPriceBook(fileConfig?.prices ?? [], store, router, logger);
   prices.start(options.usageFlushMs);
-  const requestLog = new RequestLog(store.requestLog);
   requestLog.start(options.usageFlushMs);
 
   const settings = {
@@ -105,6 +115,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     usage,
     prices,
     requestLog,
+    usageJournal: journal,
     settings,
     logger,
     ...(options.oidc ? { oidc: new OidcProviderClient(options.oidc) } : {}),
@@ -117,6 +128,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
       pendingUsageBuckets: () => usage.pendingBuckets,
       usageFlushFailures: () => usage.flushFailures,
       requestLog: () => ({ buffered: requestLog.buffered, dropped: requestLog.dropped }),
+      usageJournal: () => ({ segments: journal.segments, appendFailures: journal.appendFailures }),
       databaseKeyLookups: () => shared.authenticator.databaseLookups,
       openResponses: () => lifecycle.openResponses,
       providersCooling: () => router.providers.map((p) => ({ provider: p.name, cooling: router.health.state(p.name) === 'cooling' })),
@@ -134,6 +146,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     await Promise.allSettled([text.close(), image.close()]);
     await usage.stop();
     await requestLog.stop().catch(() => undefined);
+    journal.close();
     await shared.close();
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -175,6 +188,8 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
       prices.stop();
       await usage.stop().catch((error) => logger?.error({ err: error }, 'usage flush failed at shutdown'));
       await requestLog.stop().catch((error) => logger?.error({ err: error }, 'request log flush failed at shutdown'));
+      // What could not be flushed stays in the journal for the next start.
+      journal.close();
       await router.close();
       await shared.close();
       await store.close();

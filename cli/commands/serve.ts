@@ -45,6 +45,7 @@ interface Args extends StoreArgs {
   accessTokenTtl?: number;
   claudeManagedSettings?: string;
   drainMs: number;
+  instanceName?: string;
   logLevel: string;
   logFormat?: 'pretty' | 'json';
   printSystemdUnit?: boolean;
@@ -91,6 +92,11 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         .option('access-token-ttl', { type: 'number', default: envNumber(env, 'GWCTL_ACCESS_TOKEN_TTL'), describe: 'Lifetime of device sign-in access tokens (gwctl login, Claude Code) in seconds (default 3600) [env GWCTL_ACCESS_TOKEN_TTL]' })
         .option('claude-managed-settings', { type: 'string', default: envString(env, 'GWCTL_CLAUDE_MANAGED_SETTINGS'), describe: 'A managed-settings.json document served at /managed/settings to Claude Code signed in through the gateway, with availableModels set per person [env GWCTL_CLAUDE_MANAGED_SETTINGS]' })
         .option('drain-ms', { type: 'number', default: envNumber(env, 'GWCTL_DRAIN_MS') ?? defaults.drainMs, describe: 'How long in-flight requests may finish after a stop signal [env GWCTL_DRAIN_MS]' })
+        .option('instance-name', {
+          type: 'string',
+          default: envString(env, 'GWCTL_INSTANCE_NAME'),
+          describe: 'Names this gateway\'s usage journal (<data dir>/usage-journal/<name>), replayed at the next start after a crash; gateways sharing a data directory need different names (default: the host name) [env GWCTL_INSTANCE_NAME]',
+        })
         .option('log-level', {
           type: 'string',
           default: envString(env, 'GWCTL_LOG_LEVEL') ?? defaults.logLevel,
@@ -132,6 +138,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
           if (a.oidcIssuer !== undefined && !/^https?:\/\/[^/\s]+/.test(a.oidcIssuer)) return `--oidc-issuer must be an http(s) URL, got "${a.oidcIssuer}".`;
           if (a.localPasswords === false && a.oidcIssuer === undefined) return '--no-local-passwords needs single sign-on (--oidc-issuer and --oidc-client-id): otherwise nobody could sign in.';
           if (a.accessTokenTtl !== undefined && (!Number.isInteger(a.accessTokenTtl) || a.accessTokenTtl < 60 || a.accessTokenTtl > 86_400)) return `--access-token-ttl must be a whole number of seconds from 60 to 86400, got ${a.accessTokenTtl}.`;
+          if (a.instanceName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(a.instanceName)) return `--instance-name must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit; got "${a.instanceName}".`;
           if (a.hstsMaxAge && !a.publicUrl?.startsWith('https://')) return '--hsts-max-age needs --public-url with https://: browsers ignore the header over plain http.';
           const trust = parseTrustProxy(a.trustProxy);
           if (typeof trust === 'string') return trust;
@@ -190,6 +197,7 @@ export function serveCommand(ctx: CliContext): CommandModule<object, Args> {
         accessTokenTtlSeconds: args.accessTokenTtl,
         claudeManagedSettingsFile: args.claudeManagedSettings,
         drainMs: args.drainMs,
+        instanceName: args.instanceName,
         logLevel: args.logLevel,
       };
       // Loaded here so that other commands (and --help) never pay for the server's modules.

@@ -59,6 +59,12 @@ export const SERVE_SETTINGS: SettingsSection[] = [
     settings: [
       { env: 'GWCTL_REDIS_URL', flag: 'redis-url', value: 'redis://127.0.0.1:6379', describe: 'Redis shared by several gateway instances' },
       { env: 'GWCTL_REDIS_PREFIX', flag: 'redis-prefix', value: 'gwctl:', describe: 'Prefix of every Redis key and channel' },
+      {
+        env: 'GWCTL_INSTANCE_NAME',
+        flag: 'instance-name',
+        value: 'gateway-1',
+        describe: 'Names this instance\'s usage journal (GWCTL_DATA_DIR/usage-journal/<name>), replayed when an instance of that name starts again after a crash; default the host name; instances sharing a data directory need different names',
+      },
     ],
   },
   {

@@ -98,6 +98,7 @@ export class FastLane {
     });
     try {
       const refusal = beginApiRequest(this.deps, request, reply);
+      reply.beforeEnd = request.gateway.beforeAnswerEnds;
       if (refusal !== undefined) {
         this.fail(request, reply, refusal);
         return true;

@@ -38,6 +38,8 @@ export class LaneRequest implements ApiRequest {
 export class LaneReply implements ApiReply {
   statusCode = 200;
   hijacked = false;
+  /** Counts the request's usage, then runs `end` once its journal line is written. */
+  beforeEnd: ((end: () => void) => void) | undefined = undefined;
   private readonly headers: Record<string, string> = {};
 
   constructor(
@@ -93,8 +95,9 @@ export class LaneReply implements ApiReply {
       // As fastify: these statuses carry no body, so neither a content type nor a length.
       delete headers['content-type'];
       delete headers['content-length'];
+      // The head only takes effect with the end: nothing leaves before the usage is in the journal.
       this.raw.writeHead(this.statusCode, headers);
-      this.raw.end();
+      this.endWith(undefined);
       return this;
     }
     let body: Buffer | string;
@@ -109,8 +112,15 @@ export class LaneReply implements ApiReply {
     }
     headers['content-length'] = String(Buffer.byteLength(body));
     this.raw.writeHead(this.statusCode, headers);
-    this.raw.end(body);
+    this.endWith(body);
     return this;
+  }
+
+  private endWith(body: Buffer | string | undefined): void {
+    const res = this.raw;
+    const end = body === undefined ? () => res.end() : () => res.end(body);
+    if (this.beforeEnd === undefined) end();
+    else this.beforeEnd(end);
   }
 
   hijack(): void {

@@ -13,6 +13,8 @@ export interface MetricsSources {
   usageFlushFailures: () => number;
   /** The request log's buffer: entries waiting, and entries dropped because it was full. */
   requestLog?: () => { buffered: number; dropped: number };
+  /** The usage journal: segment files on disk (more than a few: the database is behind), appends that failed. */
+  usageJournal?: () => { segments: number; appendFailures: number };
   databaseKeyLookups: () => number;
   openResponses: () => number;
   /** Each provider and whether its circuit is open (cooling down after failures). */
@@ -96,6 +98,11 @@ export class GatewayMetrics {
     if (requestLog) {
       new Gauge({ name: 'gwctl_request_log_buffered', help: 'Request log entries waiting to be written to the database.', registers: [this.registry], collect() { this.set(requestLog().buffered); } });
       new Gauge({ name: 'gwctl_request_log_dropped', help: 'Request log entries dropped since start because the buffer was full (the database was away).', registers: [this.registry], collect() { this.set(requestLog().dropped); } });
+    }
+    const usageJournal = sources.usageJournal;
+    if (usageJournal) {
+      new Gauge({ name: 'gwctl_usage_journal_segments', help: 'Usage journal files on disk; it grows while usage cannot be written to the database.', registers: [this.registry], collect() { this.set(usageJournal().segments); } });
+      new Gauge({ name: 'gwctl_usage_journal_append_failures', help: 'Usage journal appends that failed since start (disk full, I/O error); those requests were counted in memory only.', registers: [this.registry], collect() { this.set(usageJournal().appendFailures); } });
     }
     new Gauge({ name: 'gwctl_key_lookups_database', help: 'Key lookups that read the database (cache misses or cache bypassed) since start.', registers: [this.registry], collect() { this.set(sources.databaseKeyLookups()); } });
     new Gauge({

@@ -18,6 +18,7 @@ import { addSupportFields, logUnownedRequest, noteRefusedKey } from '../usage/re
 import type { AuthContext } from '../auth/key-authenticator.ts';
 import { costOf, recordedClasses } from '../usage/request-cost-of.ts';
 import { imagesAsked } from '../usage/images-asked.ts';
+import { recordRequestUsage } from '../usage/record-usage.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
   app.decorateRequest('gateway', null as never);
@@ -38,6 +39,12 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
     }
   });
 
+  // Usage is counted before the answer is written, so that it is in the journal before the client has it.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    const settle = request.gateway?.beforeAnswerEnds;
+    if (settle === undefined) done(null, payload);
+    else settle(() => done(null, payload));
+  });
   app.addHook('onResponse', (request, reply, done) => {
     finishApiRequest(deps, request, reply);
     done();
@@ -50,7 +57,17 @@ export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void 
  * Returns the refusal to answer, if any.
  */
 export function beginApiRequest(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): GatewayError | undefined {
-  request.gateway = { surface: surfaceOf(request.url, request.headers['anthropic-version']), inputTokens: 0, outputTokens: 0, usageRecorded: false };
+  request.gateway = {
+    surface: surfaceOf(request.url, request.headers['anthropic-version']),
+    inputTokens: 0,
+    outputTokens: 0,
+    usageRecorded: false,
+    beforeAnswerEnds: (end) => {
+      const journal = deps.usageJournal;
+      if (countBeforeAnswerEnds(deps, request, reply) && journal !== undefined) journal.afterWrite(end);
+      else end();
+    },
+  };
   reply.header('x-request-id', request.id);
   if (request.gateway.surface === 'messages') reply.header('request-id', request.id);
   if (!request.headers.host && request.raw.httpVersion === '1.1') {
@@ -98,6 +115,20 @@ export function parseJsonBody(raw: Buffer, maxDepth: number): unknown {
   }
 }
 
+/**
+ * Usage (journal, meter, request log) just before the answer's last bytes are written; true when it
+ * was counted now. It runs inside the relay's event handlers, where a failure would end the process:
+ * it is logged instead.
+ */
+function countBeforeAnswerEnds(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): boolean {
+  try {
+    return recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
+  } catch (error) {
+    request.log.error({ err: error }, 'counting a finished request failed');
+    return false;
+  }
+}
+
 /** The end of every answered API request: usage, request log and metrics. */
 export function finishApiRequest(deps: GatewayDeps, request: ApiRequest, reply: ApiReply): void {
   if (request.gateway?.auth) recordUsageOnce(deps, request, reply.statusCode, reply.elapsedTime);
@@ -136,9 +167,10 @@ function declaredBodyBytes(request: ApiRequest, limit: number): number {
   return request.headers['transfer-encoding'] ? limit : 0;
 }
 
-export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: number, elapsedMs: number): void {
+/** Counts the request's usage unless it was already; true when it did now. */
+export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: number, elapsedMs: number): boolean {
   const state = request.gateway;
-  if (!state?.auth || state.usageRecorded) return;
+  if (!state?.auth || state.usageRecorded) return false;
   state.usageRecorded = true;
   let { inputTokens, outputTokens } = state;
   let estimated = false;
@@ -156,8 +188,8 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
   const model = state.model ?? '(none)';
   const at = Date.now();
   const cost = costOf(deps.prices, { model, provider: state.provider, classes: state.usageClasses, inputTokens, outputTokens, estimated, billed, ...imagesAsked(request), at });
-  // One object for the usage meter (which copies the counts) and the owner's request log (an
-  // in-memory buffer written in batches).
+  // One object for the journal, the usage meter (which copies the counts) and the owner's request
+  // log (an in-memory buffer written in batches).
   const event: UsageEvent & RequestLogEntry = {
     userId: state.auth.userId,
     keyId: state.auth.keyId,
@@ -176,8 +208,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
     usageClasses: cost.billed ? recordedClasses({ classes: state.usageClasses, inputTokens, outputTokens }) : undefined,
   };
   addSupportFields(event, request, state);
-  deps.usage.record(event);
-  deps.requestLog?.push(event);
+  recordRequestUsage(deps, event);
   if (event.usageClasses) deps.metrics?.countUsage(model, event.usageClasses, cost.costMicros, deps.prices?.currency);
   // Budgets count what reached a provider, like usage; a refusal costs nothing.
   if (state.reachedProvider && hasBudgets(state.auth)) {
@@ -185,6 +216,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
       request.log.warn({ err: { message: error.message } }, 'budget not charged'),
     );
   }
+  return true;
 }
 
 function geminiKey(request: ApiRequest): string {

@@ -148,5 +148,5 @@ export async function relayResponse(request: ApiRequest, reply: ApiReply, respon
     openStreams.inc();
     reply.raw.once('close', () => openStreams.dec());
   }
-  return writeStream(reply, response.status, { 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }, response.body, options.abort, steps);
+  return writeStream(reply, response.status, { 'content-type': type, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }, response.body, options.abort, steps, state.beforeAnswerEnds);
 }

@@ -19,7 +19,20 @@ export interface StreamSteps {
   stopped?: boolean;
 }
 
-export function writeStream(reply: ApiReply, status: number, headers: Record<string, string>, body: AsyncIterable<Uint8Array>, abort: RequestAbort, steps: StreamSteps): ApiReply {
+/**
+ * `beforeEnd` runs once the stream's last words are known (the request's usage goes to the journal
+ * then) and calls back the function that writes them and ends the response, once the journal line is
+ * written.
+ */
+export function writeStream(
+  reply: ApiReply,
+  status: number,
+  headers: Record<string, string>,
+  body: AsyncIterable<Uint8Array>,
+  abort: RequestAbort,
+  steps: StreamSteps,
+  beforeEnd?: (end: () => void) => void,
+): ApiReply {
   const res = reply.raw;
   const upstream = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
   reply.hijack();
@@ -35,8 +48,23 @@ export function writeStream(reply: ApiReply, status: number, headers: Record<str
     upstream.off('data', onData);
     if (!upstream.readableEnded) upstream.destroy();
     if (res.writableEnded || res.destroyed) return;
-    if (last.length > 0) res.write(last);
-    res.end();
+    const end = () => {
+      if (!res.writableEnded && !res.destroyed) {
+        if (last.length > 0) res.write(last);
+        res.end();
+      }
+      if (holding) {
+        holding = false;
+        res.uncork();
+      }
+    };
+    if (beforeEnd === undefined) {
+      end();
+      return;
+    }
+    // What this read corked leaves with the end, once the journal has the usage: one system call still.
+    holding = corked;
+    beforeEnd(end);
   };
   const resume = () => upstream.resume();
   // What one network read brings leaves in one system call, the end of the stream included: the
@@ -45,9 +73,11 @@ export function writeStream(reply: ApiReply, status: number, headers: Record<str
   // then sends the chunk and the closing frame together). node alone would uncork on the next tick,
   // before the 'end', and write the closing frame in a second call.
   let corked = false;
+  /** The end waits for the journal: the microtask leaves the socket corked for it. */
+  let holding = false;
   const uncork = () => {
     corked = false;
-    res.uncork();
+    if (!holding) res.uncork();
   };
   const onData = (chunk: Buffer) => {
     if (!corked) {

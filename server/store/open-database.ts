@@ -29,10 +29,16 @@ export interface OpenedDatabase {
   /**
    * SQLite: runs one prepared statement (kept) once per row, all in one transaction, holding the
    * connection as kysely does. Much cheaper than a multi-row INSERT built and parsed per batch.
+   * `also` is one more statement run in the same transaction (the usage journal's mark).
    */
-  runBatch?: (sql: string, rows: unknown[][]) => Promise<void>;
+  runBatch?: (sql: string, rows: unknown[][], also?: BatchStatement) => Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export interface BatchStatement {
+  sql: string;
+  params: unknown[];
 }
 
 export interface DatabaseOptions {
@@ -82,20 +88,25 @@ function openSqlite(url: string): OpenedDatabase {
   let lastVersion = dataVersion.get() as number;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
   const statements = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (sql: string): BetterSqlite3.Statement => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = handle.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
   return {
     db,
     dialect: 'sqlite',
-    runBatch: (sql, rows) =>
+    runBatch: (sql, rows, also) =>
       // Holding kysely's one connection: no kysely transaction is open meanwhile.
       db.connection().execute(async () => {
-        let statement = statements.get(sql);
-        if (!statement) {
-          statement = handle.prepare(sql);
-          statements.set(sql, statement);
-        }
-        const prepared = statement;
+        const prepared = prepare(sql);
+        const extra = also && prepare(also.sql);
         handle.transaction(() => {
           for (const row of rows) prepared.run(row);
+          if (extra) extra.run(also.params);
         })();
       }),
     changedElsewhere: () => {

@@ -3,7 +3,9 @@
 // Since migration 0012 a row is cheap to write: the database assigns the id (SQLite: the rowid),
 // `at` is epoch milliseconds, and only two indexes are kept up (owner and time, key and time).
 import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
+import type { OpenedDatabase } from './open-database.ts';
 import type { Database, RequestLogTable } from './schema.ts';
+import { journalMarkRow, UPSERT_JOURNAL_MARK, writeJournalMark, type JournalMark } from './usage-journal-marks.ts';
 
 export interface RequestLogInput {
   /** Epoch ms the request ended. */
@@ -171,17 +173,21 @@ export class RequestLogRepo {
   constructor(
     private readonly db: Kysely<Database>,
     /** SQLite: one prepared statement run per row in one transaction (see OpenedDatabase.runBatch). */
-    private readonly runBatch?: (sql: string, rows: unknown[][]) => Promise<void>,
+    private readonly runBatch?: OpenedDatabase['runBatch'],
   ) {}
 
-  /** Writes a batch in one transaction (all or nothing): on SQLite one prepared row insert per entry, on PostgreSQL a few hundred rows per statement. */
-  async insert(entries: RequestLogInput[]): Promise<void> {
+  /**
+   * Writes a batch in one transaction (all or nothing): on SQLite one prepared row insert per entry, on
+   * PostgreSQL a few hundred rows per statement. `mark`, the usage journal's, is written in it too.
+   */
+  async insert(entries: RequestLogInput[], mark?: JournalMark): Promise<void> {
     if (entries.length === 0) return;
     if (this.runBatch) {
-      await this.runBatch(INSERT_ONE, entries.map(rowOf));
+      await this.runBatch(INSERT_ONE, entries.map(rowOf), mark && { sql: UPSERT_JOURNAL_MARK, params: journalMarkRow(mark) });
       return;
     }
     await this.db.transaction().execute(async (trx) => {
+      if (mark) await writeJournalMark(trx, mark);
       for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
         const end = Math.min(i + ROWS_PER_INSERT, entries.length);
         const params: unknown[] = [];

@@ -274,6 +274,15 @@ export interface GroupPoliciesTable {
   updated_at: string;
 }
 
+/** How far a usage journal's entries are in the database, per sink (migration 0015). */
+export interface UsageJournalMarksTable {
+  journal_id: string;
+  /** 'usage' or 'request_log'. */
+  sink: string;
+  /** PostgreSQL bigint: read back as a string. */
+  seq: number | string;
+}
+
 export interface ImageHistoryTable {
   id: string;
   user_id: string;
@@ -311,5 +320,6 @@ export interface Database {
   access_tokens: AccessTokensTable;
   user_identities: UserIdentitiesTable;
   group_policies: GroupPoliciesTable;
+  usage_journal_marks: UsageJournalMarksTable;
   schema_probe: { id: Generated<number> };
 }

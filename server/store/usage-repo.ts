@@ -1,6 +1,7 @@
 // Hourly usage aggregates: batched upserts from the in-memory meter, and reads for reports.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
+import { writeJournalMark, type JournalMark } from './usage-journal-marks.ts';
 
 export interface UsageBucketKey {
   hour: string;
@@ -63,10 +64,14 @@ export interface UsageQuery {
 export class UsageRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Adds a batch of deltas in one transaction, so a flush is all or nothing. */
-  async apply(deltas: UsageDelta[], lastUsed: Map<string, string>, sessions: SessionUsageDelta[] = []): Promise<void> {
+  /**
+   * Adds a batch of deltas in one transaction, so a flush is all or nothing; `mark`, how far the
+   * usage journal's entries are in this batch, is written in the same transaction.
+   */
+  async apply(deltas: UsageDelta[], lastUsed: Map<string, string>, sessions: SessionUsageDelta[] = [], mark?: JournalMark): Promise<void> {
     if (deltas.length === 0 && lastUsed.size === 0 && sessions.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
+      if (mark) await writeJournalMark(trx, mark);
       for (const d of deltas) {
         await trx
           .insertInto('usage')

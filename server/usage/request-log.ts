@@ -3,11 +3,13 @@
 // shutdown. The buffer is bounded: while the database is away it keeps at most `maxBuffered`
 // entries and counts the ones it had to drop. Entries older than the retention are pruned now and then.
 import type { RequestLogInput } from '../store/request-log-repo.ts';
+import type { JournalMark } from '../store/usage-journal-marks.ts';
+import type { JournalCursor } from './usage-journal.ts';
 
 export type RequestLogEntry = RequestLogInput;
 
 export interface RequestLogWriter {
-  insert(entries: RequestLogEntry[]): Promise<void>;
+  insert(entries: RequestLogEntry[], mark?: JournalMark): Promise<void>;
   prune(cutoff: string): Promise<number>;
 }
 
@@ -28,6 +30,7 @@ export class RequestLog {
   private buffer: RequestLogEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private journal: JournalCursor | undefined;
   private lastPrune = -Infinity;
   /** Entries dropped because the buffer was full (the database was away for long). */
   dropped = 0;
@@ -77,18 +80,27 @@ export class RequestLog {
     return this.flushing;
   }
 
+  /** Entries of this journal are logged here; each flush writes how far (journal replay skips that). */
+  attachJournal(journal: JournalCursor): void {
+    this.journal = journal;
+  }
+
   private async flushOnce(): Promise<void> {
+    // Taken with the batch: every journal entry up to here is in it or was written before.
+    const journal = this.journal;
+    const seq = journal?.lastSeq() ?? 0;
     if (this.buffer.length > 0) {
       const batch = this.buffer;
       this.buffer = [];
       try {
-        await this.writer.insert(batch);
+        await this.writer.insert(batch, journal && { journalId: journal.id, sink: 'request_log', seq });
       } catch (error) {
         this.flushFailures += 1;
         this.requeue(batch);
         throw error;
       }
     }
+    journal?.durable('request_log', seq);
     await this.pruneWhenDue();
   }
 

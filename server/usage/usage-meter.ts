@@ -1,6 +1,7 @@
 // Aggregates usage in memory per hour, user, key and model, and writes it in batches:
 // no database write per request. flush() is called on a timer and at shutdown.
 import type { SessionUsageDelta, UsageDelta, UsageRepo } from '../store/usage-repo.ts';
+import type { JournalCursor } from './usage-journal.ts';
 import type { UsageOutcome } from './usage-outcome.ts';
 import type { UsageClasses } from '../protocols/canonical/usage.ts';
 
@@ -78,6 +79,7 @@ export class UsageMeter {
   private hourCache = { start: -1, label: '' };
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private journal: JournalCursor | undefined;
   /** Writes that failed since start; their batches were kept and are written with a later flush. */
   flushFailures = 0;
 
@@ -91,8 +93,14 @@ export class UsageMeter {
     this.timer.unref();
   }
 
-  record(event: UsageEvent): void {
-    const at = this.now().getTime();
+  /** Entries of this journal are counted here; each flush writes how far (journal replay skips that). */
+  attachJournal(journal: JournalCursor): void {
+    this.journal = journal;
+  }
+
+  /** `atMs`: when the request ended, if not now (a journal replayed at start). */
+  record(event: UsageEvent, atMs?: number): void {
+    const at = atMs ?? this.now().getTime();
     const hour = this.hourLabel(at);
     const id = `${hour}\u0000${event.userId}\u0000${event.keyId}\u0000${event.model}`;
     let delta = this.pending.get(id);
@@ -151,7 +159,13 @@ export class UsageMeter {
   }
 
   private async flushOnce(): Promise<void> {
-    if (this.pending.size === 0 && this.lastUsed.size === 0 && this.pendingSessions.size === 0) return;
+    // Taken with the batch: every journal entry up to here is in it or was written before.
+    const journal = this.journal;
+    const seq = journal?.lastSeq() ?? 0;
+    if (this.pending.size === 0 && this.lastUsed.size === 0 && this.pendingSessions.size === 0) {
+      journal?.durable('usage', seq);
+      return;
+    }
     const batch = this.pending;
     const lastUsed = this.lastUsed;
     const sessions = this.pendingSessions;
@@ -160,7 +174,7 @@ export class UsageMeter {
     this.pendingSessions = new Map();
     try {
       const lastUsedAt = new Map([...lastUsed].map(([id, at]) => [id, new Date(at).toISOString()]));
-      await this.repo.apply([...batch.values()], lastUsedAt, [...sessions.values()]);
+      await this.repo.apply([...batch.values()], lastUsedAt, [...sessions.values()], journal && { journalId: journal.id, sink: 'usage', seq });
     } catch (error) {
       this.flushFailures += 1;
       for (const [id, delta] of batch) this.mergeBack(id, delta);
@@ -168,6 +182,7 @@ export class UsageMeter {
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
       throw error;
     }
+    journal?.durable('usage', seq);
   }
 
   private mergeSessionBack(id: string, delta: SessionUsageDelta): void {

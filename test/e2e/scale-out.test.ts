@@ -177,7 +177,7 @@ describe('three instances on PostgreSQL + Redis', { timeout: 600_000 }, () => {
     assert.match(String(response.headers.get('content-type')), /text\/plain/);
     const families = parsePrometheus(await response.text()) as Array<{ name: string; type: string; metrics: Array<{ labels?: Record<string, string> }> }>;
     const names = new Set(families.map((f) => f.name));
-    for (const name of ['gwctl_requests_total', 'gwctl_request_duration_seconds', 'gwctl_gateway_overhead_seconds', 'gwctl_upstream_failures_total', 'gwctl_upstream_retries_total', 'gwctl_open_streams', 'gwctl_rate_limited_total', 'gwctl_usage_buffer_buckets', 'gwctl_usage_flush_failures', 'gwctl_key_lookups_database', 'gwctl_nodejs_eventloop_lag_p99_seconds']) {
+    for (const name of ['gwctl_requests_total', 'gwctl_request_duration_seconds', 'gwctl_gateway_overhead_seconds', 'gwctl_upstream_failures_total', 'gwctl_upstream_retries_total', 'gwctl_open_streams', 'gwctl_rate_limited_total', 'gwctl_usage_buffer_buckets', 'gwctl_usage_flush_failures', 'gwctl_usage_journal_segments', 'gwctl_usage_journal_append_failures', 'gwctl_key_lookups_database', 'gwctl_nodejs_eventloop_lag_p99_seconds']) {
       assert.ok(names.has(name), `${name} in /metrics`);
     }
     const requests = families.find((f) => f.name === 'gwctl_requests_total')!;

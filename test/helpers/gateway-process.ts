@@ -38,6 +38,8 @@ export interface GatewayStartOptions {
   extraArgs?: string[];
   /** Extra environment of the gateway (e.g. the upstream keys named by apiKeyEnv). */
   env?: Record<string, string>;
+  /** A data directory of the caller's (shared by several gateways), kept at cleanup; default one of its own. */
+  dataDir?: string;
   /**
    * GWCTL_ADMIN_PASSWORD for the first start (serve only, not the admin CLI runs). Without it serve
    * prints a random password to stderr, which is harmless here.
@@ -80,7 +82,7 @@ export class GatewayProcess {
     readonly dataDir: string,
     private readonly env: NodeJS.ProcessEnv,
     private readonly args: string[],
-    serveEnv: Record<string, string>,
+    private readonly serveEnv: Record<string, string>,
   ) {
     this.child = spawn(process.execPath, [BIN, 'serve', ...args], {
       cwd: home,
@@ -107,7 +109,7 @@ export class GatewayProcess {
   static async start(options: GatewayStartOptions = {}): Promise<GatewayProcess> {
     const root = mkdtempSync(join(tmpdir(), 'gwctl-e2e-'));
     const home = join(root, 'home');
-    const dataDir = join(root, 'data');
+    const dataDir = options.dataDir ?? join(root, 'data');
     const configDir = join(root, 'config');
     for (const dir of [home, dataDir, configDir]) mkdirSync(dir, { recursive: true });
     const env: NodeJS.ProcessEnv = {
@@ -136,16 +138,16 @@ export class GatewayProcess {
   }
 
   /**
-   * Stops this gateway (SIGTERM: it drains and flushes) and starts `gwctl serve` again with the
-   * same flags, home and data: a restart as an operator makes one. Clean up the returned process
-   * (it owns the temp dirs from then on), not this one.
+   * Starts `gwctl serve` again with the same flags, HOME and data dir: a running gateway is stopped
+   * first (SIGTERM: it drains and flushes), as an operator restarts one; one that exited (a crash,
+   * say) just starts again. The new process owns the temp dirs from then on: clean up that one.
    */
   async restart(): Promise<GatewayProcess> {
-    const exit = await this.stop();
-    if (exit.code !== 0) throw new Error(`gwctl serve exited ${JSON.stringify(exit)} when stopped for a restart
-stderr:
-${this.stderr}`);
-    return GatewayProcess.ready(new GatewayProcess(this.root, this.home, this.dataDir, this.env, this.args, {}));
+    if (!this.exitInfo) {
+      const exit = await this.stop();
+      if (exit.code !== 0) throw new Error(`gwctl serve exited ${JSON.stringify(exit)} when stopped for a restart\nstderr:\n${this.stderr}`);
+    }
+    return GatewayProcess.ready(new GatewayProcess(this.root, this.home, this.dataDir, this.env, this.args, this.serveEnv));
   }
 
   /** Waits for a started gateway to print its URLs (or fail), and reads them. */

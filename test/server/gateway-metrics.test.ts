@@ -17,6 +17,20 @@ function family(text: string, name: string): string[] {
 }
 
 describe('gateway metrics counted outside prom-client', () => {
+  it('shows the usage journal: its files on disk and failed appends', async () => {
+    const metrics = new GatewayMetrics({
+      pendingUsageBuckets: () => 0,
+      usageFlushFailures: () => 0,
+      databaseKeyLookups: () => 0,
+      openResponses: () => 0,
+      providersCooling: () => [],
+      usageJournal: () => ({ segments: 3, appendFailures: 1 }),
+    });
+    const text = await metrics.registry.metrics();
+    assert.match(text, /^gwctl_usage_journal_segments 3$/m);
+    assert.match(text, /^gwctl_usage_journal_append_failures 1$/m);
+  });
+
   it('prints latency histograms as prom-client does, values on bucket bounds included', async () => {
     const metrics = gatewayMetrics();
     const reference = new Registry();

@@ -38,17 +38,19 @@ export async function startGateway(
   env: NodeJS.ProcessEnv,
   tmp: string,
   providers: unknown,
-  options: { nodeArgs?: string[]; extraArgs?: string[]; pinning?: Pinning } = {},
+  options: { nodeArgs?: string[]; extraArgs?: string[]; pinning?: Pinning; name?: string; root?: string } = {},
 ): Promise<GatewayChild> {
+  // Another built checkout (an A/B run against an earlier commit), or this one.
+  const root = options.root ?? ROOT;
   const dataDir = join(tmp, 'data');
   const providersFile = join(tmp, 'providers.json');
   writeFileSync(providersFile, JSON.stringify(providers, null, 2));
-  const gwctl = (args: string[], input?: string) => children.run(process.execPath, [join(ROOT, 'bin/gwctl.js'), ...args], { cwd: ROOT, env, input, timeoutMs: 30_000 });
+  const gwctl = (args: string[], input?: string) => children.run(process.execPath, [join(root, 'bin/gwctl.js'), ...args], { cwd: root, env, input, timeoutMs: 30_000 });
   await gwctl(['admin', 'user', 'add', 'admin', '--admin', '--password-stdin', '--data-dir', dataDir], 'bench-admin-password\n');
   const key = (JSON.parse(await gwctl(['admin', 'key', 'create', '--user', 'admin', '--name', 'bench', '--json', '--data-dir', dataDir])) as { key: string }).key;
   const args = [
     ...(options.nodeArgs ?? []),
-    join(ROOT, 'bin/gwctl.js'),
+    join(root, 'bin/gwctl.js'),
     'serve',
     '--port', '0',
     '--image-port', '0',
@@ -60,9 +62,9 @@ export async function startGateway(
   ];
   const command = options.pinning ? options.pinning.wrap(SERVER_CPU, process.execPath, args) : { command: process.execPath, args };
   const gateway = await children.start({
-    name: 'gateway',
+    name: options.name ?? 'gateway',
     ...command,
-    cwd: ROOT,
+    cwd: root,
     env,
     ready: /text API\s+(http:\/\/127\.0\.0\.1:\d+)/,
     timeoutMs: 60_000,

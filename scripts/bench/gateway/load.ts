@@ -99,12 +99,16 @@ export async function runSequential(targets: SequentialTarget[], warmup: number,
         // Rotate who goes first, so no target always follows the same one.
         const c = clients[(i + j) % clients.length];
         const started = performance.now();
-        const response = await c.client.request({ method: 'POST', path: c.path, headers: c.target.headers, body: c.target.body });
-        for await (const _chunk of response.body) {
-          // drain
+        try {
+          const response = await c.client.request({ method: 'POST', path: c.path, headers: c.target.headers, body: c.target.body });
+          for await (const _chunk of response.body) {
+            // drain
+          }
+          if (response.statusCode !== 200) throw new Error(`sequential request answered ${response.statusCode}`);
+        } catch (error) {
+          throw new Error(`${c.target.name}, sequential request ${i + 1}: ${(error as Error).message}`, { cause: error });
         }
         const elapsed = performance.now() - started;
-        if (response.statusCode !== 200) throw new Error(`${c.target.name}: sequential request answered ${response.statusCode}`);
         if (i >= warmup) out.get(c.target.name)![i - warmup] = elapsed;
       }
     }

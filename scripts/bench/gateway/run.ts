@@ -32,7 +32,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../../..');
 const HARD_LIMIT_MS = 6 * 60_000;
 
-const ALL_TARGETS = ['direct', 'bare hop', 'gateway', 'translated', 'gemini client', 'gemini upstream', 'pg+redis'] as const;
+const ALL_TARGETS = ['direct', 'bare hop', 'gateway', 'translated', 'gemini client', 'gemini upstream', 'pg+redis', 'baseline'] as const;
 type TargetName = (typeof ALL_TARGETS)[number];
 /**
  * The paths of this run: 'translated' is the same gateway serving a chat client from a messages
@@ -40,6 +40,8 @@ type TargetName = (typeof ALL_TARGETS)[number];
  */
 const SINGLE_INSTANCE: readonly TargetName[] = ['direct', 'bare hop', 'gateway', 'translated', 'gemini client', 'gemini upstream'];
 let TARGETS: readonly TargetName[] = SINGLE_INSTANCE;
+/** With --baseline: the pass-through paths only, this checkout's gateway against another's (an A/B in one run). */
+const AGAINST_BASELINE: readonly TargetName[] = ['direct', 'bare hop', 'gateway', 'baseline'];
 const TRANSLATED_MODEL = 'bench-translated';
 const GEMINI_UPSTREAM_MODEL = 'bench-gemini';
 /** The paths served through a translation: each is held to the same goal against the hop. */
@@ -72,6 +74,8 @@ interface Options {
   cpuProf?: string;
   scaleOut: boolean;
   noPin: boolean;
+  /** Another built checkout whose gateway runs beside this one as the path "baseline". */
+  baseline?: string;
 }
 
 class UsageError extends Error {}
@@ -86,6 +90,7 @@ const OPTIONS = {
   'cpu-prof': { type: 'string' },
   'scale-out': { type: 'boolean', default: false },
   'no-pin': { type: 'boolean', default: false },
+  baseline: { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -98,9 +103,10 @@ function parseOptions(argv: string[]): Options {
   }
   if (values.help) {
     process.stdout.write(
-      'npm run bench:gateway -- [--duration S] [--warmup S] [--rounds N] [--connections N (<= 50)] [--sequential N] [--sequential-warmup N] [--cpu-prof DIR] [--scale-out] [--no-pin]\n' +
+      'npm run bench:gateway -- [--duration S] [--warmup S] [--rounds N] [--connections N (<= 50)] [--sequential N] [--sequential-warmup N] [--cpu-prof DIR] [--scale-out] [--no-pin] [--baseline DIR]\n' +
         '  --scale-out  also run the gateway on PostgreSQL (127.0.0.1:5432, a database of its own) + Redis (127.0.0.1:6379, a key prefix of its own)\n' +
-        '  --no-pin     do not pin processes to cores (by default the server under test has core 1, the load generator and the fake upstream core 0)\n',
+        '  --no-pin     do not pin processes to cores (by default the server under test has core 1, the load generator and the fake upstream core 0)\n' +
+        '  --baseline DIR  also run the gateway of another built checkout (e.g. an earlier commit) as the path "baseline"; only the pass-through paths are measured then\n',
     );
     process.exit(0);
   }
@@ -119,6 +125,7 @@ function parseOptions(argv: string[]): Options {
     cpuProf: values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined,
     scaleOut: values['scale-out'] === true,
     noPin: values['no-pin'] === true,
+    baseline: values.baseline ? resolve(values.baseline) : undefined,
   };
 }
 
@@ -230,7 +237,14 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   });
   const { origin: gatewayOrigin, key } = gateway;
   const scaleOut = options.scaleOut ? await startScaleOutGateway(children, env, join(tmp, 'providers.json'), pinning) : undefined;
-  TARGETS = scaleOut ? ALL_TARGETS : SINGLE_INSTANCE;
+  let baseline: Awaited<ReturnType<typeof startGateway>> | undefined;
+  if (options.baseline) {
+    log(`starting the baseline gateway from ${options.baseline}`);
+    const baselineTmp = join(tmp, 'baseline');
+    mkdirSync(baselineTmp);
+    baseline = await startGateway(children, env, baselineTmp, { providers }, { pinning, name: 'baseline gateway', root: options.baseline });
+  }
+  TARGETS = baseline ? AGAINST_BASELINE : scaleOut ? ALL_TARGETS.filter((t) => t !== 'baseline') : SINGLE_INSTANCE;
 
   // Idle: started and settled, no request served yet.
   await sleep(2_000);
@@ -245,8 +259,9 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     'gemini client': gatewayOrigin,
     'gemini upstream': gatewayOrigin,
     'pg+redis': scaleOut?.origin ?? '',
+    baseline: baseline?.origin ?? '',
   };
-  const keys: Partial<Record<TargetName, string>> = { gateway: key, translated: key, 'gemini client': key, 'gemini upstream': key, 'pg+redis': scaleOut?.key };
+  const keys: Partial<Record<TargetName, string>> = { gateway: key, translated: key, 'gemini client': key, 'gemini upstream': key, 'pg+redis': scaleOut?.key, baseline: baseline?.key };
   const target = (name: TargetName, mode: Mode): Target => {
     const headers = { 'content-type': 'application/json', ...(keys[name] ? { authorization: `Bearer ${keys[name]}` } : {}) };
     if (name === 'gemini client') {
@@ -296,6 +311,7 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     'gemini client': gateway.pid,
     'gemini upstream': gateway.pid,
     'pg+redis': scaleOut?.pid ?? 0,
+    baseline: baseline?.pid ?? 0,
   };
   const lookupsBefore = scaleOut ? await scaleOut.databaseLookups() : 0;
   const cells: Cell[] = MODES.flatMap((mode) => TARGETS.map((t) => ({ mode, target: t, runs: [] as LoadResult[], serverCpuS: 0 })));
@@ -327,6 +343,7 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     await children.stop(scaleOut.process, 20_000);
     await scaleOut.dropDatabase();
   }
+  if (baseline) await children.stop(baseline.process, 20_000);
   const stopped = await children.stop(gateway.process, 20_000);
   if (stopped.code !== 0) log(`warning: the gateway exited with code ${stopped.code} signal ${stopped.signal} on SIGTERM`);
   const elapsedS = (Date.now() - startedAt) / 1000;
@@ -451,7 +468,7 @@ function buildReport(
         ms(s.p99),
         count(s.cpuUsPerRequest),
         name === 'direct' ? dash : ratio(s.rps / direct.rps),
-        name === 'gateway' || TRANSLATED_TARGETS.includes(name) || name === 'pg+redis' ? ratio(s.rps / hop.rps) : dash,
+        name === 'gateway' || TRANSLATED_TARGETS.includes(name) || name === 'pg+redis' || name === 'baseline' ? ratio(s.rps / hop.rps) : dash,
         name === 'direct' ? dash : signedMs(s.p50 - direct.p50),
         name === 'direct' ? dash : signedMs(s.p99 - direct.p99),
       ]);
@@ -507,12 +524,22 @@ function buildReport(
     `- Gateway >= 0.8x the bare Node hop's req/s (issue 14): ${both(verdicts.vsHop, ratio)} → ${met(MODES.every((m) => verdicts.vsHop[m] >= GOAL_VS_HOP))}.`,
     `- Gateway CPU per request <= 1.5x the hop's (issue 14; less sensitive to a busy machine): ${MODES.map((m) => `${m} ${count(cpu[m].gateway)} µs vs ${count(cpu[m].hop)} µs = ${ratio(cpu[m].gateway / cpu[m].hop)}`).join(', ')} → ${met(MODES.every((m) => cpu[m].gateway <= GOAL_CPU_VS_HOP * cpu[m].hop))}.`,
     `- Added latency over the hop, sequential (no queueing): p50 <= 0.3 ms: ${both(verdicts.overHopSeqP50, (v) => `${signedMs(v, 3)} ms`)} → ${met(MODES.every((m) => verdicts.overHopSeqP50[m] <= GOAL_ADDED_P50_MS))}; p99 <= 1.5 ms: ${both(verdicts.overHopSeqP99, (v) => `${signedMs(v, 3)} ms`)} → ${met(MODES.every((m) => verdicts.overHopSeqP99[m] <= GOAL_ADDED_P99_MS))}.`,
-    ...TRANSLATED_TARGETS.map(
+    ...TRANSLATED_TARGETS.filter((t) => TARGETS.includes(t)).map(
       (t) =>
         `- Translated route "${t}" (${TRANSLATED_ROUTE[t]}) >= 0.7x the bare hop's req/s: ${both(verdicts.translatedVsHop[t]!, ratio)} → ${met(MODES.every((m) => verdicts.translatedVsHop[t]![m]! >= GOAL_TRANSLATED_VS_HOP))}.`,
     ),
     `- Idle gateway RSS < 80 MB: ${mib(memory.idle.gateway.rssMiB)} → ${met(memory.idle.gateway.rssMiB * 1.048576 < GOAL_IDLE_RSS_MIB)}.`,
   ];
+  if (TARGETS.includes('baseline')) {
+    const against = (mode: Mode) => {
+      const hop = stats(mode, 'bare hop');
+      const now = stats(mode, 'gateway');
+      const before = stats(mode, 'baseline');
+      const change = now.rps / hop.rps - before.rps / hop.rps;
+      return `${mode} ${ratio(now.rps / hop.rps)} vs ${ratio(before.rps / hop.rps)} the hop's req/s (${change >= 0 ? '+' : ''}${change.toFixed(2)}), CPU ${count(now.cpuUsPerRequest)} vs ${count(before.cpuUsPerRequest)} µs a request (${signedMs(now.cpuUsPerRequest - before.cpuUsPerRequest, 1)} µs)`;
+    };
+    targets.push(`- This checkout's gateway against the baseline (${options.baseline}): ${MODES.map(against).join('; ')}.`);
+  }
   if (scaleOutLookups) {
     const vsSqlite = Object.fromEntries(MODES.map((m) => [m, stats(m, 'pg+redis').rps / stats(m, 'gateway').rps])) as Record<Mode, number>;
     targets.push(

@@ -14,6 +14,7 @@ import * as conversationSettings from './0011-conversation-settings.ts';
 import * as requestLogCompact from './0012-request-log-compact.ts';
 import * as requestLogRequestedModel from './0013-request-log-requested-model.ts';
 import * as requestLogSupport from './0014-request-log-support.ts';
+import * as usageJournalMark from './0015-usage-journal-mark.ts';
 import * as pricesAndCost from './0016-prices-and-cost.ts';
 import * as deviceSignIn from './0017-device-sign-in.ts';
 import * as identitiesGroupsRoles from './0018-identities-groups-roles.ts';
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0012-request-log-compact': requestLogCompact,
   '0013-request-log-requested-model': requestLogRequestedModel,
   '0014-request-log-support': requestLogSupport,
+  '0015-usage-journal-mark': usageJournalMark,
   '0016-prices-and-cost': pricesAndCost,
   '0017-device-sign-in': deviceSignIn,
   '0018-identities-groups-roles': identitiesGroupsRoles,

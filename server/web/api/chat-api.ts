@@ -18,6 +18,7 @@ import { checkMessage, checkSystemPrompt, InputError } from './conversation-inpu
 import { NOT_YOURS } from './conversations-api.ts';
 import { streamPiece } from './text-deltas.ts';
 import { RequestAbort } from '../../relay/request-abort.ts';
+import { recordUsage } from '../../usage/record-usage.ts';
 
 const MAX_OUTPUT_TOKENS = 2048;
 
@@ -166,9 +167,14 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
       // The web apps' usage is priced like an API key's (they spend the same provider's tokens).
       const billed = status < 400 || stopped;
       const cost = costOf(deps.prices, { model, provider: route.provider.name, classes: usage.usageClasses, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, estimated: false, billed, at: Date.now() });
-      deps.usage.record({ userId: user.id, keyId: '', model, status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costMicros: cost.costMicros, reachedProvider: true });
-      send('done', { stopped, usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } });
-      out.end();
+      recordUsage(deps, { userId: user.id, keyId: '', model, status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costMicros: cost.costMicros, reachedProvider: true });
+      const end = () => {
+        send('done', { stopped, usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } });
+        out.end();
+      };
+      // The answer ends once its usage is in the journal.
+      if (deps.usageJournal) deps.usageJournal.afterWrite(end);
+      else end();
       return reply as FastifyReply;
     },
   );

@@ -9,6 +9,7 @@ import { costOf } from '../../usage/request-cost-of.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { historyItem, registerImageHistoryApi } from './image-history-api.ts';
 import { RequestAbort } from '../../relay/request-abort.ts';
+import { recordUsage } from '../../usage/record-usage.ts';
 
 export const WEB_IMAGE_SIZES = ['256x256', '512x512', '768x768', '1024x1024', '1024x768', '768x1024'];
 
@@ -85,7 +86,7 @@ export function registerImagesApi(app: FastifyInstance, deps: GatewayDeps): void
       } finally {
         const images = typeof request.body.n === 'number' && request.body.n > 0 ? request.body.n : 1;
         const cost = costOf(deps.prices, { model: route.model.id, provider: route.provider.name, inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens, estimated: false, billed: status < 400, images, imageSize: request.body.size, at: Date.now() });
-        deps.usage.record({ userId: user.id, keyId: '', model: route.model.id, status, ...tokens, costMicros: cost.costMicros, reachedProvider: true });
+        recordUsage(deps, { userId: user.id, keyId: '', model: route.model.id, status, ...tokens, costMicros: cost.costMicros, reachedProvider: true });
       }
     },
   );
