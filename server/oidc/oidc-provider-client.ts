@@ -1,9 +1,10 @@
 // The gateway as an OpenID Connect relying party: the provider's discovery document (cached, with
 // its issuer checked), the authorization address (code flow, PKCE S256, state, nonce), the code
 // exchange and the ID token's verification against the provider's published keys. jose's remote
-// key set refetches the keys when a token names a key it has not seen (key rotation).
+// key set refetches the keys when a token names a key it has not seen (key rotation). jose is loaded
+// at the first sign-in, so a gateway never asked for one (the embedded default) does not load it.
 import { createHash, randomBytes } from 'node:crypto';
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import type { OidcSettings } from './oidc-settings.ts';
 
 interface Discovery {
@@ -96,6 +97,7 @@ export class OidcProviderClient {
     }
     // A token signed with a key not yet seen fetches the set again, at most once a second: a
     // provider that rotates its keys is followed within a sign-in or two.
+    const { createRemoteJWKSet, jwtVerify } = await import('jose');
     this.keys ??= createRemoteJWKSet(new URL(meta.jwks_uri), { cooldownDuration: 1000, cacheMaxAge: 600_000 });
     let claims: JWTPayload & Record<string, unknown>;
     try {
