@@ -79,6 +79,9 @@ function waitForStopSignal(): Promise<NodeJS.Signals> {
   });
 }
 
+/** The help text will be shown: asked for, or no command named. */
+const wantsHelp = (argv: readonly string[]): boolean => argv.length === 0 || argv.some((a) => a === '--help' || a === '-h' || a === 'help');
+
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   const isTerminal = io.isTerminal ?? (() => false);
   let exitCode: number | undefined;
@@ -110,7 +113,10 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .help()
     .alias('h', 'help')
     .version(gwctlVersion())
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    // yargs renders (and caches) a command's help text each time the command runs; wrapping it loads
+    // ICU's normalisation data (several MiB a long-lived `gwctl serve` would keep). Wrap only when the
+    // help is to be shown.
+    .wrap(wantsHelp(argv) ? Math.min(110, process.stdout.columns || 100) : null)
     .fail((message, error) => {
       // yargs reports its own validation failures (including .check) as YError: those are usage errors.
       if (error instanceof Error && error.name !== 'YError') throw error;
