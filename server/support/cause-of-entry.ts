@@ -40,13 +40,17 @@ const CODE_CAUSES: Readonly<Record<string, CauseCode>> = {
   shutting_down: 'UPSTREAM_FAULT',
   busy_with_large_requests: 'UPSTREAM_FAULT',
   request_too_large: 'REQUEST_TOO_LARGE',
+};
+
+/** 404s for an address the API does not have, by the not-found handler's code (routes/not-found-hints.ts). */
+const PATH_CAUSES: Readonly<Record<string, CauseCode>> = {
   doubled_v1: 'URL_DOUBLE_V1',
   doubled_version: 'URL_DOUBLE_V1',
   missing_v1: 'URL_MISSING_V1',
+  wrong_address: 'URL_WRONG_PATH',
+  not_found: 'URL_WRONG_PATH',
+  unknown_method: 'URL_WRONG_PATH',
 };
-
-/** 404s for an address the API does not have (beside the doubled and missing /v1 above). */
-const WRONG_PATH_CODES = new Set(['wrong_address', 'not_found', 'unknown_method']);
 
 /** An upstream's own error status, relayed to the client as it was. */
 function causeOfUpstreamStatus(status: number): CauseCode {
@@ -71,11 +75,6 @@ function keyCause(entry: RequestLogRecord, context: EntryContext, facts: string[
   return 'KEY_UNKNOWN';
 }
 
-function pathCause(entry: RequestLogRecord, facts: string[]): CauseCode {
-  const path = entry.path ?? '';
-  facts.push(`${entry.method ?? 'The request'} ${path} is not an address of this API.`);
-  return /^\/v1\/v1(\/|$)/.test(path) || /^\/v1beta\/v1beta(\/|$)/.test(path) ? 'URL_DOUBLE_V1' : 'URL_WRONG_PATH';
-}
 
 export function causeOfEntry(entry: RequestLogRecord, context: EntryContext = {}): CauseFinding {
   const facts: string[] = [];
@@ -96,11 +95,11 @@ export function causeOfEntry(entry: RequestLogRecord, context: EntryContext = {}
     const code = entry.errorCode;
     if (code === 'invalid_api_key') return keyCause(entry, context, facts);
     if (code === 'malformed_api_key') return /quote/i.test(entry.errorMessage ?? '') ? 'KEY_QUOTES' : 'KEY_WHITESPACE';
-    if (code && CODE_CAUSES[code]) {
-      if (code === 'doubled_v1' || code === 'doubled_version' || code === 'missing_v1') facts.push(`${entry.method ?? 'The request'} ${entry.path ?? ''} is not an address of this API.`);
-      return CODE_CAUSES[code];
+    if (code && CODE_CAUSES[code]) return CODE_CAUSES[code];
+    if (code && PATH_CAUSES[code]) {
+      facts.push(`${entry.method ?? 'The request'} ${entry.path ?? ''} is not an address of this API.`);
+      return PATH_CAUSES[code];
     }
-    if (code && WRONG_PATH_CODES.has(code)) return pathCause(entry, facts);
     if (entry.status < 400) return 'OK';
     if (!code && entry.upstreamStatus && entry.upstreamStatus >= 400) return causeOfUpstreamStatus(entry.upstreamStatus);
     if (entry.status >= 500) return 'UPSTREAM_FAULT';

@@ -7,6 +7,7 @@ import { fillTemplate } from '../../core/doctor/fill-template.ts';
 import type { RequestLogRecord } from '../store/request-log-repo.ts';
 import type { Store } from '../store/store.ts';
 import { causeOfEntry, type EntryContext } from './cause-of-entry.ts';
+import { deletedBy } from './deleted-by.ts';
 
 export interface ExplainOptions {
   /** The service's public address, for remedies that name it. */
@@ -28,10 +29,7 @@ async function contextOf(store: Store, entry: RequestLogRecord): Promise<EntryCo
   if (entry.keyFingerprint) {
     const deleted = await store.deletedKeys.findByFingerprint(entry.keyFingerprint);
     if (deleted) {
-      const [audit] = await store.audit.list({ action: 'key.delete', target: `key:${deleted.keyId}`, limit: 1 });
-      const [userAudit] = audit ? [] : await store.audit.list({ action: 'user.delete', target: `user:${deleted.username}`, limit: 1 });
-      const by = audit ?? userAudit;
-      context.deletedKey = { ...deleted, deletedBy: by ? `${by.actor}${userAudit ? ' (with the account)' : ''}` : undefined };
+      context.deletedKey = { ...deleted, deletedBy: (await deletedBy(store, deleted)) ?? undefined };
       context.username = deleted.username;
     }
   }

@@ -7,6 +7,7 @@ import type { FoundKey, KeyFindResult, KeyState, RefusedValue } from '../../core
 import type { ApiKeyRecord } from '../store/keys-repo.ts';
 import { fingerprintOfHash, type DeletedKeyRecord } from '../store/deleted-keys-repo.ts';
 import type { Store } from '../store/store.ts';
+import { deletedBy } from './deleted-by.ts';
 import { failuresByCause, RECENT_DAYS } from './recent-failures.ts';
 
 const DAY_MS = 86_400_000;
@@ -79,8 +80,6 @@ async function describeLive(store: Store, key: ApiKeyRecord, since: number, now:
 }
 
 async function describeDeleted(store: Store, gone: DeletedKeyRecord, since: number): Promise<FoundKey> {
-  const [audit] = await store.audit.list({ action: 'key.delete', target: `key:${gone.keyId}`, limit: 1 });
-  const [userAudit] = audit ? [] : await store.audit.list({ action: 'user.delete', target: `user:${gone.username}`, limit: 1 });
   const tried = await store.requestLog.recentOf({ fingerprint: gone.fingerprint }, since, 2_000);
   const before = await store.requestLog.recentOf({ keyId: gone.keyId }, since, 2_000);
   return {
@@ -92,7 +91,7 @@ async function describeDeleted(store: Store, gone: DeletedKeyRecord, since: numb
     state: 'deleted',
     createdAt: gone.createdAt,
     deletedAt: gone.deletedAt,
-    deletedBy: audit?.actor ?? (userAudit ? `${userAudit.actor} (with the account)` : null),
+    deletedBy: await deletedBy(store, gone),
     limits: null,
     lastUsedAt: lastSuccess(before),
     recentFailures: failuresByCause([...tried, ...before].sort((a, b) => b.at - a.at), { deletedKey: gone }),
