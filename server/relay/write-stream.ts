@@ -2,8 +2,8 @@
 // and headers are known (onResponse hooks still run at the end), each upstream chunk goes through
 // `steps` and is written with backpressure, and no stream sits in between (no Transform, no pipe,
 // no promise per chunk). A client that leaves releases the upstream; an upstream that fails
-// mid-stream gets the relay's last words (an error event) and the response ends cleanly. Chunks that
-// arrive together are written together, with the stream's end when it came in the same read.
+// mid-stream gets the relay's last words (an error event) and the response ends cleanly. What the
+// chunks of one read become is written at once, with the stream's end when it came in the same read.
 import { Readable } from 'node:stream';
 import type { ApiReply } from '../api-exchange.ts';
 import type { RequestAbort } from './request-abort.ts';
@@ -42,49 +42,51 @@ export function writeStream(
   res.writeHead(status, reply.getHeaders() as Record<string, string>);
 
   let done = false;
+  /**
+   * What the steps made of the chunks of one network read, written together once the read is over:
+   * one `write` (one chunk frame, a few buffers for the socket) however many events the read held,
+   * instead of one per event. node's own cork still takes one frame per write.
+   */
+  let pending: (Buffer | string)[] = [];
+  let flushQueued = false;
+  const takePending = (): Buffer | string => {
+    const parts = pending;
+    pending = [];
+    if (parts.length === 1) return parts[0]!;
+    if (parts.every((part) => typeof part === 'string')) return (parts as string[]).join('');
+    return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
+  };
   const finish = (last: string) => {
     if (done) return;
     done = true;
     upstream.off('data', onData);
     if (!upstream.readableEnded) upstream.destroy();
     if (res.writableEnded || res.destroyed) return;
+    if (last.length > 0) pending.push(last);
+    // The stream's last words leave with what this read brought, in one call, once the journal has
+    // the usage when something waits for it.
     const end = () => {
-      if (!res.writableEnded && !res.destroyed) {
-        if (last.length > 0) res.write(last);
-        res.end();
-      }
-      if (holding) {
-        holding = false;
-        res.uncork();
-      }
+      if (res.writableEnded || res.destroyed) return;
+      const out = takePending();
+      if (out.length > 0) res.end(out);
+      else res.end();
     };
-    if (beforeEnd === undefined) {
-      end();
-      return;
-    }
-    // What this read corked leaves with the end, once the journal has the usage: one system call still.
-    holding = corked;
-    beforeEnd(end);
+    if (beforeEnd === undefined) end();
+    else beforeEnd(end);
   };
   const resume = () => upstream.resume();
-  // What one network read brings leaves in one system call, the end of the stream included: the
-  // socket is corked at the first chunk and uncorked in a microtask, which runs after the ticks
-  // queued meanwhile, among them the upstream's 'end' when the read held the last bytes (res.end()
-  // then sends the chunk and the closing frame together). node alone would uncork on the next tick,
-  // before the 'end', and write the closing frame in a second call.
-  let corked = false;
-  /** The end waits for the journal: the microtask leaves the socket corked for it. */
-  let holding = false;
-  const uncork = () => {
-    corked = false;
-    if (!holding) res.uncork();
+  // The output of one network read is written in a microtask, which runs after the ticks queued
+  // meanwhile, among them the upstream's 'end' when the read held the last bytes: then it leaves
+  // with the end of the response (see finish).
+  const flush = () => {
+    flushQueued = false;
+    if (done || pending.length === 0) return;
+    if (!res.write(takePending())) {
+      upstream.pause();
+      res.once('drain', resume);
+    }
   };
   const onData = (chunk: Buffer) => {
-    if (!corked) {
-      corked = true;
-      res.cork();
-      queueMicrotask(uncork);
-    }
     let out: Buffer | string;
     try {
       out = steps.chunk(chunk);
@@ -92,9 +94,12 @@ export function writeStream(
       finish(steps.failure(error));
       return;
     }
-    if (out.length > 0 && !res.write(out)) {
-      upstream.pause();
-      res.once('drain', resume);
+    if (out.length > 0) {
+      pending.push(out);
+      if (!flushQueued) {
+        flushQueued = true;
+        queueMicrotask(flush);
+      }
     }
     if (steps.stopped) finish('');
   };

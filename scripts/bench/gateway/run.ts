@@ -76,6 +76,8 @@ interface Options {
   noPin: boolean;
   /** Another built checkout whose gateway runs beside this one as the path "baseline". */
   baseline?: string;
+  /** The translated paths to measure (direct, bare hop and gateway always run); all when unset. */
+  paths?: readonly TargetName[];
 }
 
 class UsageError extends Error {}
@@ -91,8 +93,16 @@ const OPTIONS = {
   'scale-out': { type: 'boolean', default: false },
   'no-pin': { type: 'boolean', default: false },
   baseline: { type: 'string' },
+  paths: { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
+
+function translatedPaths(list: string): TargetName[] {
+  const names = list.split(',').map((n) => n.trim()).filter((n) => n.length > 0);
+  const unknown = names.filter((n) => !TRANSLATED_TARGETS.includes(n as TargetName));
+  if (names.length === 0 || unknown.length > 0) throw new UsageError(`--paths takes a comma-separated list of ${TRANSLATED_TARGETS.join(', ')}; got "${list}".`);
+  return names as TargetName[];
+}
 
 function parseOptions(argv: string[]): Options {
   let values: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; strict: true }>>['values'];
@@ -103,9 +113,10 @@ function parseOptions(argv: string[]): Options {
   }
   if (values.help) {
     process.stdout.write(
-      'npm run bench:gateway -- [--duration S] [--warmup S] [--rounds N] [--connections N (<= 50)] [--sequential N] [--sequential-warmup N] [--cpu-prof DIR] [--scale-out] [--no-pin] [--baseline DIR]\n' +
+      'npm run bench:gateway -- [--duration S] [--warmup S] [--rounds N] [--connections N (<= 50)] [--sequential N] [--sequential-warmup N] [--cpu-prof DIR] [--scale-out] [--no-pin] [--baseline DIR] [--paths P,...]\n' +
         '  --scale-out  also run the gateway on PostgreSQL (127.0.0.1:5432, a database of its own) + Redis (127.0.0.1:6379, a key prefix of its own)\n' +
         '  --no-pin     do not pin processes to cores (by default the server under test has core 1, the load generator and the fake upstream core 0)\n' +
+        `  --paths P,...   only these translated paths beside direct, bare hop and gateway (${TRANSLATED_TARGETS.join(', ')})\n` +
         '  --baseline DIR  also run the gateway of another built checkout (e.g. an earlier commit) as the path "baseline"; only the pass-through paths are measured then\n',
     );
     process.exit(0);
@@ -126,6 +137,7 @@ function parseOptions(argv: string[]): Options {
     scaleOut: values['scale-out'] === true,
     noPin: values['no-pin'] === true,
     baseline: values.baseline ? resolve(values.baseline) : undefined,
+    paths: values.paths === undefined ? undefined : translatedPaths(values.paths),
   };
 }
 
@@ -245,6 +257,8 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     baseline = await startGateway(children, env, baselineTmp, { providers }, { pinning, name: 'baseline gateway', root: options.baseline });
   }
   TARGETS = baseline ? AGAINST_BASELINE : scaleOut ? ALL_TARGETS.filter((t) => t !== 'baseline') : SINGLE_INSTANCE;
+  const paths = options.paths;
+  if (paths) TARGETS = TARGETS.filter((t) => !TRANSLATED_TARGETS.includes(t) || paths.includes(t));
 
   // Idle: started and settled, no request served yet.
   await sleep(2_000);
