@@ -14,7 +14,8 @@ export interface SseEvent {
 
 export function encodeSse(data: unknown, event?: string): string {
   // JSON text has no raw CR or LF (they are escaped), so an object is always one data line.
-  const lines = typeof data === 'string' ? data.split('\n').map((line) => `data: ${line}`).join('\n') : `data: ${JSON.stringify(data)}`;
+  const lines =
+    typeof data !== 'string' ? `data: ${JSON.stringify(data)}` : data.indexOf('\n') === -1 ? `data: ${data}` : data.split('\n').map((line) => `data: ${line}`).join('\n');
   return event ? `event: ${event}\n${lines}\n\n` : `${lines}\n\n`;
 }
 

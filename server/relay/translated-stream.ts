@@ -20,6 +20,8 @@ export function translatedSteps(surface: ApiSurface, state: GatewayRequestState,
   const parser = new SseParser();
   const usage = new StreamUsage(options.translator.upstreamSurface, state);
   let current = translation.initial({ created: Math.floor(Date.now() / 1000) });
+  const rawText = translation.rawTextFrame ? translation.rawText : undefined;
+  const rawTextFrame = translation.rawTextFrame;
 
   const render = (events: StreamEventOut[]): string => {
     let text = '';
@@ -38,11 +40,14 @@ export function translatedSteps(surface: ApiSurface, state: GatewayRequestState,
         continue;
       }
       // The commonest event, a piece of text, skips the parse and the stringify where both codecs can.
-      const frame = translation.rawText?.(current, e.data);
-      if (frame !== undefined) {
-        usage.countText(e.data);
-        text += frame;
-        continue;
+      const literal = rawText?.(current, e.data);
+      if (literal !== undefined) {
+        const frame = rawTextFrame!(current, literal);
+        if (frame !== undefined) {
+          usage.countLiteral(literal);
+          text += frame;
+          continue;
+        }
       }
       const data = e.data === '[DONE]' ? '[DONE]' : parseJsonText(e.data);
       if (data === undefined) continue;

@@ -101,6 +101,12 @@ export class StreamUsage implements TokenCounts {
     if (this.target) this.target.generatedChars = this.generatedChars;
   }
 
+  /** Counts a piece of generated text given as its JSON string literal (what countText would find in its event). */
+  countLiteral(literal: string): void {
+    this.generatedChars += literal.length - 2;
+    if (this.target) this.target.generatedChars = this.generatedChars;
+  }
+
   private countParsed(event: Json): void {
     const delta = event.delta as Json | undefined;
     let chars = 0;

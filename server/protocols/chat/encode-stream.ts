@@ -36,6 +36,17 @@ function chunk(state: MessagesToChatState, delta: ChatDelta, finish: ChatFinishR
   return { data };
 }
 
+/** What precedes the text in a text chunk, once per state (a piece of text leaves the state as it is). */
+const TEXT_FRAME_PREFIX = new WeakMap<MessagesToChatState, string>();
+function textFramePrefix(state: MessagesToChatState): string {
+  let prefix = TEXT_FRAME_PREFIX.get(state);
+  if (prefix === undefined) {
+    prefix = `data: {"id":${JSON.stringify(state.id)},"object":"chat.completion.chunk","created":${state.created},"model":${JSON.stringify(state.model)},"choices":[{"index":0,"delta":{"content":`;
+    TEXT_FRAME_PREFIX.set(state, prefix);
+  }
+  return prefix;
+}
+
 function blockStart(state: MessagesToChatState, index: number, block: Json): Step {
   switch (block.type) {
     case 'text': {
@@ -87,7 +98,7 @@ export const messagesStreamToChat: StreamTranslation<MessagesToChatState> = {
   // The chunk chunk() makes for a text delta, written around the text's JSON literal.
   rawTextFrame(state, literal) {
     if (state.done) return undefined;
-    return `data: {"id":${JSON.stringify(state.id)},"object":"chat.completion.chunk","created":${state.created},"model":${JSON.stringify(state.model)},"choices":[{"index":0,"delta":{"content":${literal}},"logprobs":null,"finish_reason":null}]}\n\n`;
+    return `${textFramePrefix(state)}${literal}},"logprobs":null,"finish_reason":null}]}\n\n`;
   },
 
   next(state, event: StreamEventIn): Step {

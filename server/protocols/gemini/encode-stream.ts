@@ -45,6 +45,17 @@ function usageJson(usage: Readonly<Json>): string {
   return text;
 }
 
+/** What follows the text in a text chunk, once per state (a piece of text leaves the state as it is). */
+const TEXT_FRAME_TAIL = new WeakMap<GeminiEncodeState, string>();
+function textFrameTail(state: GeminiEncodeState): string {
+  let tail = TEXT_FRAME_TAIL.get(state);
+  if (tail === undefined) {
+    tail = `}]},"index":0}],"usageMetadata":${usageJson(state.usage)},"modelVersion":${JSON.stringify(state.model)},"responseId":${JSON.stringify(state.id)}}\n\n`;
+    TEXT_FRAME_TAIL.set(state, tail);
+  }
+  return tail;
+}
+
 function chunk(state: GeminiEncodeState, parts: Json[], finishReason?: string): StreamEventOut {
   return { data: { candidates: [geminiCandidate(parts, finishReason)], usageMetadata: geminiUsageFromCanonical(state.usage), modelVersion: state.model, responseId: state.id } };
 }
@@ -137,10 +148,7 @@ function next(state: GeminiEncodeState, event: StreamEventIn): Step {
 export const canonicalStreamToGemini: StreamTranslation<GeminiEncodeState> = {
   initial: () => ({ id: '', model: '', usage: {}, calls: {}, stop: null, done: false, thinking: [] }),
   // The chunk chunk() makes for a text delta, written around the text's JSON literal.
-  rawTextFrame: (state, literal) =>
-    state.done
-      ? undefined
-      : `data: {"candidates":[{"content":{"role":"model","parts":[{"text":${literal}}]},"index":0}],"usageMetadata":${usageJson(state.usage)},"modelVersion":${JSON.stringify(state.model)},"responseId":${JSON.stringify(state.id)}}\n\n`,
+  rawTextFrame: (state, literal) => (state.done ? undefined : `data: {"candidates":[{"content":{"role":"model","parts":[{"text":${literal}${textFrameTail(state)}`),
   next,
   finish: (state) => ({ events: [], complete: state.done }),
 };

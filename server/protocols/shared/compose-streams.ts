@@ -17,16 +17,13 @@ export function composeStreams(decoder: StreamTranslation<unknown>, encoder: Str
   };
   const rawText = decoder.rawText;
   const rawTextFrame = encoder.rawTextFrame;
+  const both = rawText !== undefined && rawTextFrame !== undefined;
   return {
     initial: (context: StreamContext) => ({ up: decoder.initial(context), down: encoder.initial(context) }),
-    // A piece of text goes from the upstream's literal to the client's frame, parsed and stringified by nobody.
-    rawText:
-      rawText && rawTextFrame
-        ? (state, data) => {
-            const literal = rawText(state.up, data);
-            return literal === undefined ? undefined : rawTextFrame(state.down, literal);
-          }
-        : undefined,
+    // A piece of text goes from the upstream's literal to the client's frame, parsed and stringified
+    // by nobody: the decoder reads the literal, the encoder writes the frame around it.
+    rawText: both ? (state, data) => rawText(state.up, data) : undefined,
+    rawTextFrame: both ? (state, literal) => rawTextFrame(state.down, literal) : undefined,
     next(state, event) {
       const decoded = decoder.next(state.up, event);
       const next = { up: decoded.state, down: state.down };
