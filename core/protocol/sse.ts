@@ -194,17 +194,28 @@ export class SseParser {
 const BLANK_LINE = /(?:\r\n|\n)(?:\r\n|\n|\r)|\r\r/;
 const SEPARATORS = new RegExp(BLANK_LINE.source, 'g');
 
+/** Whether every CR of the text starts a CRLF (the Gemini API's line endings), so lines end at LF. */
+function crOnlyInCrlf(text: string): boolean {
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 2)) {
+    if (text.charCodeAt(i + 1) !== LF) return false;
+  }
+  return true;
+}
+
 function parseBlock(block: string): SseEvent | undefined {
-  if (block.indexOf('\r') !== -1) return parseBlockAnyEndings(block);
-  // LF line endings only (nearly every stream): lines found with indexOf, no split, no regex.
+  const crlf = block.indexOf('\r') !== -1;
+  if (crlf && !crOnlyInCrlf(block)) return parseBlockAnyEndings(block);
+  // LF or CRLF line endings (nearly every stream): lines found with indexOf, no split, no regex.
   let event: string | undefined;
   let data: string | undefined;
   let moreData: string[] | undefined;
   let sawField = false;
   const length = block.length;
   for (let start = 0; start < length; ) {
-    let end = block.indexOf('\n', start);
-    if (end === -1) end = length;
+    let next = block.indexOf('\n', start);
+    if (next === -1) next = length;
+    // The line's content ends before its CR, if it has one.
+    const end = crlf && next > start && block.charCodeAt(next - 1) === CR ? next - 1 : next;
     if (end > start && block.charCodeAt(start) !== COLON) {
       const colon = block.indexOf(':', start);
       const fieldEnd = colon === -1 || colon > end ? end : colon;
@@ -221,7 +232,7 @@ function parseBlock(block: string): SseEvent | undefined {
         sawField = true;
       }
     }
-    start = end + 1;
+    start = next + 1;
   }
   if (!sawField) return block.trim() === '' ? undefined : { data: '', raw: block, comment: true };
   return { event, data: moreData ? moreData.join('\n') : (data ?? ''), raw: block };
@@ -229,6 +240,8 @@ function parseBlock(block: string): SseEvent | undefined {
 
 const COLON = 0x3a;
 const SPACE = 0x20;
+const CR = 0x0d;
+const LF = 0x0a;
 
 function parseBlockAnyEndings(block: string): SseEvent | undefined {
   let event: string | undefined;

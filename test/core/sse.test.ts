@@ -161,6 +161,14 @@ test('mixed line endings: any line ending right after another ends the event; CR
   });
 });
 
+test('CRLF lines with a lone CR among them: the CR still ends its line (field values never keep a CR)', () => {
+  const text = 'event: e\r\ndata: a\rdata: b\r\n\r\ndata: {"x":1}\r\n\r\n';
+  everySplit(text, (events, how) => {
+    assert.deepEqual(events.map((e) => [e.event, e.data]), [['e', 'a\nb'], [undefined, '{"x":1}']], how);
+    assert.equal(events.map((e) => e.raw).join(''), text, how);
+  });
+});
+
 test('Node Buffers: an empty chunk while a character is split keeps it whole; a U+FEFF the decoder sees first is data', () => {
   const split = new SseParser();
   const first = [
