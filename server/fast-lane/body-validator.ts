@@ -12,10 +12,14 @@ export class BodyValidationError extends Error {
   }
 }
 
-/** Throws BodyValidationError when `body` does not match. */
+/**
+ * Throws BodyValidationError when `body` does not match. The schema is compiled at the first body
+ * it checks, as fastify's routes compile theirs (plugins/lazy-schema-compilers.ts), then kept.
+ */
 export function compileBodyValidator(schema: object): (body: unknown) => void {
-  const validate = ajv.compile(schema);
+  let validate: ValidateFunction | undefined;
   return (body) => {
+    validate ??= ajv.compile(schema);
     if (!validate(body)) throw new BodyValidationError(validate.errors ?? []);
   };
 }
