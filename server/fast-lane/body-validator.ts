@@ -12,14 +12,10 @@ export class BodyValidationError extends Error {
   }
 }
 
-/**
- * Throws BodyValidationError when `body` does not match. The schema is compiled at the first body
- * it checks, as fastify's routes compile theirs (plugins/lazy-schema-compilers.ts), then kept.
- */
+/** Throws BodyValidationError when `body` does not match. */
 export function compileBodyValidator(schema: object): (body: unknown) => void {
-  let validate: ValidateFunction | undefined;
+  const validate = ajv.compile(schema);
   return (body) => {
-    validate ??= ajv.compile(schema);
     if (!validate(body)) throw new BodyValidationError(validate.errors ?? []);
   };
 }
