@@ -6,6 +6,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from './serve-options.ts';
 import './gateway-request.ts';
 import { nextRequestId } from './request-ids.ts';
 import { registerApiErrorHandling } from './plugins/api-errors.ts';
+import { lazySchemaController } from './plugins/lazy-schema-compilers.ts';
 import { logRequestLine, registerApiHooks } from './plugins/api-hooks.ts';
 import { expectationFailed, rawClientErrorHandler } from './plugins/raw-client-errors.ts';
 import { sendFrameworkError } from './plugins/api-errors.ts';
@@ -42,6 +43,8 @@ function baseApp(deps: GatewayDeps): FastifyInstance {
     // request.ip (login throttling, audit entries) is the client behind trusted reverse proxies only.
     ...(deps.settings.trustProxy !== undefined ? { trustProxy: fastifyTrustProxy(deps.settings.trustProxy) } : {}),
     genReqId: nextRequestId,
+    // Each route's schemas are compiled at its first request, not at the start.
+    schemaController: lazySchemaController(),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, allowUnionTypes: true } },
     // While draining, the API hooks answer 503 in the route's shape (fastify's own would not be).
     return503OnClosing: false,

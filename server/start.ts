@@ -26,6 +26,7 @@ import { openPriceBook } from './pricing/open-price-book.ts';
 import { RequestLog } from './usage/request-log.ts';
 import { journalInstanceName, startUsageJournal, usageJournalDir, type StartedJournal } from './usage/start-usage-journal.ts';
 import { prettyDestination } from './pretty-log.ts';
+import { settleAfterStart } from './settle-after-start.ts';
 
 export interface RunningGateway {
   textUrl: string;
@@ -159,12 +160,14 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
   const imageUrl = listenUrl(image, options.host);
   settings.publicUrl = (options.publicUrl ?? textUrl).replace(/\/+$/, '');
   settings.publicImageUrl = (options.publicImageUrl ?? imageUrl).replace(/\/+$/, '');
+  const cancelSettle = settleAfterStart(lifecycle);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       // Not ready first, so load balancers move traffic away, while requests are still served.
       lifecycle.notReady = true;
+      cancelSettle();
       if (options.shutdownGraceMs) await new Promise((resolve) => setTimeout(resolve, options.shutdownGraceMs));
       lifecycle.draining = true;
       const closing = Promise.allSettled([text.close(), image.close()]);

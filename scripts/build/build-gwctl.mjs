@@ -60,6 +60,11 @@ export async function buildGwctl(root) {
     target: 'node20',
     jsx: 'automatic',
     sourcemap: 'linked',
+    // V8 keeps every loaded module's source text in the heap for as long as the process runs (an idle
+    // gateway holds ~2 MB of it); without comments and indentation it is ~20% smaller, and the chunks
+    // that had a non-ASCII character only in a comment (kysely's) become one-byte strings, half the
+    // size. Stack traces still name the TypeScript lines through the source maps. Names stay.
+    minifyWhitespace: true,
     // Stack traces need the mappings only; leaving the sources out keeps the package small.
     sourcesContent: false,
     // Bundled packages' license notices are kept, at the end of each chunk.

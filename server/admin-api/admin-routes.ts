@@ -10,10 +10,11 @@ import { registerAdminSupportRoutes } from './admin-support-routes.ts';
 import { registerAdminUsageRoutes } from './admin-usage-routes.ts';
 import { registerAdminUsersRoutes } from './admin-users-routes.ts';
 import { adminValidatorCompiler } from './admin-validator.ts';
+import { lazyValidatorCompiler } from '../plugins/lazy-schema-compilers.ts';
 
 /** The operator API's validator and its named schemas (User, Key, …), on one encapsulated context. */
 export function prepareAdminContext(admin: FastifyInstance): void {
-  admin.setValidatorCompiler(adminValidatorCompiler());
+  admin.setValidatorCompiler(lazyValidatorCompiler(adminValidatorCompiler()));
   for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) admin.addSchema({ $id: name, title: name, ...schema });
 }
 

@@ -6,8 +6,12 @@ import type { FastifySchemaCompiler } from 'fastify';
 
 const COMMON: Options = { removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true, strict: false };
 
+/** The two ajv instances are made at the first compile (the routes compile at their first request). */
 export function adminValidatorCompiler(): FastifySchemaCompiler<unknown> {
-  const text = new Ajv({ ...COMMON, coerceTypes: 'array' });
-  const json = new Ajv({ ...COMMON, coerceTypes: false });
-  return ({ schema, httpPart }) => (httpPart === 'querystring' || httpPart === 'params' ? text : json).compile(schema as object) as never;
+  let text: Ajv | undefined;
+  let json: Ajv | undefined;
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'querystring' || httpPart === 'params' ? (text ??= new Ajv({ ...COMMON, coerceTypes: 'array' })) : (json ??= new Ajv({ ...COMMON, coerceTypes: false }));
+    return ajv.compile(schema as object) as never;
+  };
 }

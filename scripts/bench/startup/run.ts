@@ -42,8 +42,9 @@ const started = Date.now();
 try {
   process.stderr.write('starting gwctl serve (embedded default)…\n');
   gateway = await startGateway(GWCTL, env, home);
-  // Idle: started, one key made, nothing asked of it. V8's memory reducer gives back the young
-  // generation's startup growth after about 45 s of idleness, so both moments are reported.
+  // Idle: started, one key made, nothing asked of it. The young generation the start grew is given
+  // back by one collection 10 s after the start (server/settle-after-start.ts), so both moments are
+  // reported.
   await new Promise((r) => setTimeout(r, 5_000));
   const startupRssKiB = gateway.rssKiB();
   process.stderr.write('idle gateway memory: waiting 60 s…\n');
