@@ -73,7 +73,23 @@ export function translatorBetween(client: Operation, upstream: Operation): Trans
 /** How a provider can serve an operation: natively, through a translation, or not at all. */
 export type Adaptation = { translator?: undefined; operation: Operation } | { translator: Translator; operation: Operation };
 
+/** What adaptationFor found, per provider (a provider's operations never change), operation and model. */
+const adaptations = new WeakMap<Provider, Map<Operation, Map<string | undefined, Adaptation | null>>>();
+
 export function adaptationFor(provider: Provider, operation: Operation, upstreamModel?: string): Adaptation | undefined {
+  let byOperation = adaptations.get(provider);
+  if (!byOperation) adaptations.set(provider, (byOperation = new Map()));
+  let byModel = byOperation.get(operation);
+  if (!byModel) byOperation.set(operation, (byModel = new Map()));
+  let found = byModel.get(upstreamModel);
+  if (found === undefined) {
+    found = findAdaptation(provider, operation, upstreamModel) ?? null;
+    byModel.set(upstreamModel, found);
+  }
+  return found ?? undefined;
+}
+
+function findAdaptation(provider: Provider, operation: Operation, upstreamModel?: string): Adaptation | undefined {
   if (provider.supports(operation, upstreamModel)) return { operation };
   for (const codec of CODECS) {
     if (!provider.supports(codec.operation, upstreamModel)) continue;

@@ -14,11 +14,15 @@ const NAME = 'the messages protocol';
 const EXTRAS_RULES = openAiExtrasRules(NAME);
 
 export function encodeMessagesRequest(request: CanonicalRequest, target: EncodeTarget): Json {
-  const { extras, ...body } = request;
-  judgeExtras(extras, EXTRAS_RULES);
-  const temperature = asNumber(body.temperature);
+  if (request.extras !== undefined) judgeExtras(request.extras, EXTRAS_RULES);
+  const temperature = asNumber(request.temperature);
   if (temperature !== undefined && temperature > 1) refuse('temperature', `${NAME} takes 0 to 1, not ${temperature}.`);
-  return { ...body, model: target.upstreamModel, max_tokens: body.max_tokens ?? target.settings.defaultMaxTokens };
+  // The request's fields but its extras (judged above), in one copy.
+  const body: Json = {};
+  for (const name in request) if (name !== 'extras') body[name] = request[name as keyof CanonicalRequest];
+  body.model = target.upstreamModel;
+  body.max_tokens = request.max_tokens ?? target.settings.defaultMaxTokens;
+  return body;
 }
 
 export const MESSAGES_CODEC: ProtocolCodec = {
