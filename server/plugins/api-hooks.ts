@@ -221,7 +221,9 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
 
 function geminiKey(request: ApiRequest): string {
   const query = request.url.indexOf('?');
-  const queryKey = query === -1 ? undefined : (new URLSearchParams(request.url.slice(query + 1)).get('key') ?? undefined);
+  // Most queries are only ?alt=sse: parsed when a key may be in it (written out or percent-encoded).
+  const mayHoldKey = query !== -1 && (request.url.indexOf('key=', query) !== -1 || request.url.indexOf('%', query) !== -1);
+  const queryKey = mayHoldKey ? (new URLSearchParams(request.url.slice(query + 1)).get('key') ?? undefined) : undefined;
   return extractGeminiKey({ authorization: request.headers.authorization, googApiKey: request.headers['x-goog-api-key'] as string | undefined, queryKey });
 }
 

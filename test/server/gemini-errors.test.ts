@@ -34,6 +34,16 @@ describe('Gemini API errors', () => {
     assert.ok(!quoted.body.includes(key));
   });
 
+  test('a key in the query is found after other parameters and with its name percent-encoded; ?alt=sse alone is no key', async () => {
+    for (const query of [`?key=${key}`, `?alt=sse&key=${key}`, `?alt=sse&k%65y=${key}`]) {
+      const answer = await generate(`/v1beta/models/demo-chat:streamGenerateContent${query}`, {});
+      assert.equal(answer.statusCode, 200, `${query.replace(key, '<key>')}: ${answer.body.slice(0, 200)}`);
+    }
+    const none = await generate('/v1beta/models/demo-chat:streamGenerateContent?alt=sse', {});
+    assert.equal(none.statusCode, 401);
+    assert.equal(none.json().error.status, 'UNAUTHENTICATED');
+  });
+
   test('unknown model (the served ones listed), unknown method, doubled version path', async () => {
     const model = await generate('/v1beta/models/no-such-model:generateContent', { 'x-goog-api-key': key });
     assert.equal(model.statusCode, 404);
