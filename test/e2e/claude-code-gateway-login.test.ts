@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { startTogether } from '../helpers/start-together.ts';
 import { GatewayProcess } from '../helpers/gateway-process.ts';
 import { CLAUDE_CODE, installRealClient } from '../helpers/real-clients.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -53,11 +54,11 @@ before(async () => {
   for (const dir of ['home', 'etc-claude-code', 'overlay/upper', 'overlay/work']) mkdirSync(join(root, dir), { recursive: true });
   const base = join(root, 'base-managed-settings.json');
   writeFileSync(base, JSON.stringify({ cleanupPeriodDays: 45 }));
-  [gateway, browser, claude] = await Promise.all([
+  [gateway, browser, claude] = await startTogether(
     GatewayProcess.start({ logLevel: 'info', adminPassword: 'admin-password-123', extraArgs: ['--claude-managed-settings', base, '--access-token-ttl', '60'] }),
     launchBrowser(),
     installRealClient(CLAUDE_CODE),
-  ]);
+  );
   await gateway.addUser('dana', 'dana-password-123');
   // What `gwctl config client --type claude --gateway-login` prints for this gateway.
   writeFileSync(join(root, 'etc-claude-code', 'managed-settings.json'), JSON.stringify({ forceLoginMethod: 'gateway', forceLoginGatewayUrl: gateway.textUrl, parentSettingsBehavior: 'merge' }));

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { startTogether } from '../helpers/start-together.ts';
 import { installFakeClient, readClientRecord } from '../helpers/fake-client.ts';
 import { GatewayProcess } from '../helpers/gateway-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -24,7 +25,7 @@ const sandboxes: Sandbox[] = [];
 const cleanups: Array<() => void> = [];
 
 before(async () => {
-  [gateway, browser] = await Promise.all([GatewayProcess.start(), launchBrowser()]);
+  [gateway, browser] = await startTogether(GatewayProcess.start(), launchBrowser());
   await gateway.addUser('dana', 'dana-password-123');
 });
 after(async () => {

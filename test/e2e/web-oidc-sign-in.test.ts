@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { startTogether } from '../helpers/start-together.ts';
 import { GatewayProcess } from '../helpers/gateway-process.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-test-provider.ts';
 
@@ -21,13 +22,13 @@ before(async () => {
     { sub: 'u-9f2', email: 'nina@example.test', groups: [] },
     { sub: 'admin-impostor', preferred_username: 'admin', groups: [] },
   ]);
-  [gateway, browser] = await Promise.all([
+  [gateway, browser] = await startTogether(
     GatewayProcess.start({
       extraArgs: ['--oidc-issuer', idp.issuer, '--oidc-client-id', idp.clientId, '--oidc-admin-groups', 'gateway-operators', '--oidc-name', 'Test IdP'],
       env: { GWCTL_OIDC_CLIENT_SECRET: idp.clientSecret },
     }),
     launchBrowser(),
-  ]);
+  );
   idp.configure(`${gateway.textUrl}/login/oidc/callback`);
 });
 after(async () => {
