@@ -44,8 +44,8 @@ export function writeStream(
   let done = false;
   /**
    * What the steps made of the chunks of one network read, written together once the read is over:
-   * one `write` (one chunk frame, a few buffers for the socket) however many events the read held,
-   * instead of one per event. node's own cork still takes one frame per write.
+   * one `write` (one chunk frame, a few buffers for the socket) however many events the read held.
+   * node frames every write of a chunked response on its own, corked or not.
    */
   let pending: (Buffer | string)[] = [];
   let flushQueued = false;
