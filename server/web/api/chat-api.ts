@@ -1,6 +1,8 @@
 // POST /web/api/chat: one user turn of the web chat, or (regenerate) a new answer to the last
 // question. The reply streams to the browser as simple SSE events (conversation, delta, done,
-// error) whatever protocol the model's provider speaks; the history is kept per user with each
+// error) whatever protocol the model's provider speaks: chat completions and messages directly,
+// any other (the Gemini API, Vertex's Gemini models) through the API routes' translation from chat
+// completions. The history is kept per user with each
 // answer's tokens, the conversation's system prompt goes first in every turn, usage is counted for
 // the user (no key), and a stopped answer is saved as far as it got.
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -16,7 +18,11 @@ import { costOf } from '../../usage/request-cost-of.ts';
 import { checkCsrf, requireApi } from '../session/web-session.ts';
 import { checkMessage, checkSystemPrompt, InputError } from './conversation-input.ts';
 import { NOT_YOURS } from './conversations-api.ts';
-import { streamPiece } from './text-deltas.ts';
+import { pieceOf, streamPiece, type StreamPiece } from './text-deltas.ts';
+import { adaptationFor, DEFAULT_TRANSLATION, type Adaptation } from '../../protocols/translation.ts';
+import { parseJsonText } from '../../protocols/shared/json-values.ts';
+import { TranslationError } from '../../protocols/shared/translation-error.ts';
+import type { Provider } from '../../providers/provider.ts';
 import { RequestAbort } from '../../relay/request-abort.ts';
 import { recordUsage } from '../../usage/record-usage.ts';
 
@@ -76,7 +82,11 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
       const { model, conversationId, regenerate = false } = request.body;
       const route = deps.router.resolve(model);
       if (!route || route.model.kind !== 'text') return reply.code(404).send({ error: { message: `The model "${model}" is not available.` } });
-      const operation: Operation = route.provider.supports('chat') ? 'chat' : 'messages';
+      const adaptation = chatAdaptation(route.provider, route.model.upstreamModel);
+      if (!adaptation) return reply.code(400).send({ error: { message: `The model "${model}" cannot be used in the chat: its provider speaks no protocol the chat can be translated to. Pick another model.` } });
+      const translator = adaptation.translator;
+      // The protocol the chat writes its request in and reads the answer's events in.
+      const operation: Operation = translator ? 'chat' : adaptation.operation;
       const surface: ApiSurface = operation === 'chat' ? 'openai' : 'messages';
       const systemPrompt = request.body.systemPrompt === undefined ? undefined : checkSystemPrompt(request.body.systemPrompt);
 
@@ -107,7 +117,14 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) abort.abort();
       });
-      const json = upstreamBody(operation, route.model.upstreamModel, conversation.systemPrompt, history);
+      const body = upstreamBody(operation, route.model.upstreamModel, conversation.systemPrompt, history);
+      let json: Record<string, unknown>;
+      try {
+        json = translator ? translator.request(body, route.model.upstreamModel, route.provider.translation ?? DEFAULT_TRANSLATION, true) : body;
+      } catch (error) {
+        if (error instanceof TranslationError) return reply.code(400).send({ error: { message: `This conversation cannot be sent to "${model}": ${error.message}` } });
+        throw error;
+      }
       reply.hijack();
       const out = reply.raw;
       out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
@@ -116,12 +133,12 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
       };
       send('conversation', { id: conversation.id, title: conversation.title });
 
-      const usage = new StreamUsage(surface);
+      const usage = new StreamUsage(translator ? translator.upstreamSurface : surface);
       let answer = '';
       let status = 200;
       try {
         const response = await route.provider.send({
-          operation,
+          operation: adaptation.operation,
           upstreamModel: route.model.upstreamModel,
           body: Buffer.from(JSON.stringify(json)),
           json,
@@ -135,9 +152,7 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
           send('error', { message: errorText(await readBody(response.body, 1024 * 1024), response.status) });
         } else {
           const parser = new SseParser();
-          const handle = (event: string | undefined, data: string) => {
-            usage.observe(data);
-            const piece = streamPiece(surface, event, data);
+          const show = (piece: StreamPiece) => {
             if (piece && 'text' in piece) {
               answer += piece.text;
               send('delta', { text: piece.text });
@@ -146,11 +161,27 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
               send('error', { message: piece.error });
             }
           };
+          // A translated answer: the upstream's events become chat-completions chunks first.
+          const translation = translator?.stream;
+          let state = translation?.initial({ created: Math.floor(Date.now() / 1000) });
+          const handle = (event: string | undefined, data: string) => {
+            usage.observe(data);
+            if (!translation) return show(streamPiece(surface, event, data));
+            const parsed = data === '[DONE]' ? data : parseJsonText(data);
+            if (parsed === undefined) return;
+            const step = translation.next(state, { event, data: parsed });
+            state = step.state;
+            for (const e of step.events) show(pieceOf(surface, e.event, e.data));
+          };
           for await (const chunk of response.body) for (const e of parser.push(chunk)) handle(e.event, e.data);
           for (const e of parser.end()) handle(e.event, e.data);
+          if (translation) for (const e of translation.finish(state).events) show(pieceOf(surface, e.event, e.data));
         }
       } catch (error) {
-        if (!abort.aborted) {
+        if (error instanceof TranslationError) {
+          status = 502;
+          send('error', { message: `The model's answer cannot be shown here: ${error.message}` });
+        } else if (!abort.aborted) {
           status = error instanceof UpstreamError ? (error.failure === 'timeout' ? 504 : 502) : 500;
           const reason = error instanceof UpstreamError ? `The model's provider ${error.failure === 'timeout' ? 'timed out' : 'could not be reached'}.` : 'The answer failed.';
           send('error', { message: `${reason} Try again in a moment.` });
@@ -178,4 +209,13 @@ export function registerChatApi(app: FastifyInstance, deps: GatewayDeps): void {
       return reply as FastifyReply;
     },
   );
+}
+
+/**
+ * How the chat reaches a model: chat completions or messages when its provider speaks one, else
+ * chat completions translated to what it speaks (as the API routes do).
+ */
+function chatAdaptation(provider: Provider, upstreamModel: string): Adaptation | undefined {
+  for (const operation of ['chat', 'messages'] as const) if (provider.supports(operation, upstreamModel)) return { operation };
+  return adaptationFor(provider, 'chat', upstreamModel);
 }

@@ -5,12 +5,19 @@ export type StreamPiece = { text: string } | { error: string } | undefined;
 
 export function streamPiece(surface: ApiSurface, event: string | undefined, data: string): StreamPiece {
   if (data === '[DONE]' || data === '') return undefined;
-  let parsed: Record<string, any>;
+  let parsed: unknown;
   try {
     parsed = JSON.parse(data);
   } catch {
     return undefined;
   }
+  return pieceOf(surface, event, parsed);
+}
+
+/** The same for an event already parsed, or made by a translation. */
+export function pieceOf(surface: ApiSurface, event: string | undefined, data: unknown): StreamPiece {
+  if (data === null || typeof data !== 'object') return undefined;
+  const parsed = data as Record<string, any>;
   if (event === 'error' || parsed.type === 'error' || (surface === 'openai' && parsed.error)) {
     return { error: String(parsed.error?.message ?? 'the model failed during the answer') };
   }

@@ -1,5 +1,6 @@
 // The web chat's JSON calls (app.inject): a turn streams as conversation/delta/done events and is
-// kept with its tokens; the conversation's system prompt reaches providers of either protocol;
+// kept with its tokens; the conversation's system prompt reaches providers of either protocol, and a
+// Gemini provider through translation;
 // regenerate replaces the last answer; conversations are listed, searched, renamed and deleted by
 // their owner only; bad input gets 400 with a message saying what to change, other users' and
 // unknown ids 404 alike, and calls without the page's token 403.
@@ -10,6 +11,8 @@ import { DemoProvider } from '../../../server/providers/demo/demo-provider.ts';
 import type { Operation, Provider, ProviderRequest, ProviderResponse } from '../../../server/providers/provider.ts';
 import { createTestGateway, type TestGateway } from '../../helpers/test-app.ts';
 import { webLogin, type WebLogin } from '../../helpers/web-login.ts';
+import { FakeGemini } from '../../helpers/fake-gemini.ts';
+import { GeminiProvider } from '../../../server/providers/gemini/gemini-provider.ts';
 
 /** Serves one model with the demo's answers over one protocol, and keeps the bodies it was sent. */
 class RecordingProvider implements Provider {
@@ -37,18 +40,24 @@ class RecordingProvider implements Provider {
 
 const chatModel = new RecordingProvider('recorded-chat', 'chat');
 const messagesModel = new RecordingProvider('recorded-messages', 'messages');
+let fakeGemini: FakeGemini;
 let gw: TestGateway;
 let alice: WebLogin;
 let bob: WebLogin;
 
 before(async () => {
-  gw = await createTestGateway({ providers: [new DemoProvider({ chunkDelayMs: 0 }), chatModel, messagesModel] });
+  fakeGemini = await FakeGemini.start({ apiKeys: ['web-chat-gemini-key'] });
+  const gemini = new GeminiProvider({ name: 'google', baseUrl: fakeGemini.url, apiKey: 'web-chat-gemini-key', timeoutMs: 20_000, models: [{ id: 'gemini-2.5-flash', upstreamModel: 'gemini-2.5-flash', kind: 'text', created: 0 }] });
+  gw = await createTestGateway({ providers: [new DemoProvider({ chunkDelayMs: 0 }), chatModel, messagesModel, gemini] });
   await gw.userWithKey('alice');
   await gw.userWithKey('bob');
   alice = await webLogin(gw.text, 'alice');
   bob = await webLogin(gw.text, 'bob');
 });
-after(() => gw.close());
+after(async () => {
+  await gw.close();
+  await fakeGemini.close();
+});
 
 function call(who: WebLogin | undefined, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, csrf = true) {
   return gw.text.inject({
@@ -121,6 +130,31 @@ describe('a turn', () => {
       assert.ok((last.messages as Array<{ role: string }>).every((m) => m.role !== 'system'), 'a removed system prompt is no longer sent');
     });
   }
+
+  test('a Gemini model answers through the translation: its request is a Gemini one with the system prompt as systemInstruction, the answer streams, its tokens are kept', async () => {
+    fakeGemini.script({ text: 'Ahoy from Gemini, matey.', usage: { promptTokenCount: 21, candidatesTokenCount: 7 } });
+    const before = fakeGemini.requests.length;
+    const turn = await chat(alice, { model: 'gemini-2.5-flash', message: 'Hello', systemPrompt: 'Answer like a pirate.' });
+    assert.equal(turn.text, 'Ahoy from Gemini, matey.');
+    assert.deepEqual(turn.done.usage, { inputTokens: 21, outputTokens: 7 });
+    const sent = fakeGemini.requests.slice(before);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]!.action, 'streamGenerateContent');
+    assert.equal(sent[0]!.model, 'gemini-2.5-flash');
+    assert.deepEqual(sent[0]!.body.systemInstruction, { parts: [{ text: 'Answer like a pirate.' }] });
+    assert.deepEqual(sent[0]!.body.contents, [{ role: 'user', parts: [{ text: 'Hello' }] }]);
+    const kept = JSON.parse((await call(alice, 'GET', `/web/api/conversations/${turn.conversationId}`)).payload);
+    assert.deepEqual(kept.messages.map((m: { role: string; content: string }) => [m.role, m.content]), [['user', 'Hello'], ['assistant', 'Ahoy from Gemini, matey.']]);
+  });
+
+  test('a Gemini model that answers with an error: one error event naming it', async () => {
+    fakeGemini.script({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } });
+    const res = await call(alice, 'POST', '/web/api/chat', { model: 'gemini-2.5-flash', message: 'Still there?' });
+    assert.equal(res.statusCode, 200);
+    const errors = parseSse(res.payload).filter((e) => e.event === 'error').map((e) => JSON.parse(e.data).message as string);
+    assert.equal(errors.length, 1, res.payload);
+    assert.match(errors[0]!, /overloaded|503/i);
+  });
 
   test('regenerate answers the last question again and replaces the last answer', async () => {
     chatModel.requests.length = 0;
