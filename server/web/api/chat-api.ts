@@ -2,9 +2,9 @@
 // question. The reply streams to the browser as simple SSE events (conversation, delta, done,
 // error) whatever protocol the model's provider speaks: chat completions and messages directly,
 // any other (the Gemini API, Vertex's Gemini models) through the API routes' translation from chat
-// completions. The history is kept per user with each
-// answer's tokens, the conversation's system prompt goes first in every turn, usage is counted for
-// the user (no key), and a stopped answer is saved as far as it got.
+// completions. The history is kept per user with each answer's tokens, the conversation's system
+// prompt goes first in every turn, usage is counted for the user (no key), and a stopped answer is
+// saved as far as it got.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiSurface } from '../../../core/protocol/error-bodies.ts';
 import { encodeSse, SseParser } from '../../../core/protocol/sse.ts';
