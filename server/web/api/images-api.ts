@@ -87,6 +87,9 @@ export function registerImagesApi(app: FastifyInstance, deps: GatewayDeps): void
         const images = typeof request.body.n === 'number' && request.body.n > 0 ? request.body.n : 1;
         const cost = costOf(deps.prices, { model: route.model.id, provider: route.provider.name, inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens, estimated: false, billed: status < 400, images, imageSize: request.body.size, at: Date.now() });
         recordUsage(deps, { userId: user.id, keyId: '', model: route.model.id, status, ...tokens, costMicros: cost.costMicros, reachedProvider: true });
+        // The pictures (paid for) reach the browser once their usage is in the journal, as API answers do.
+        const journal = deps.usageJournal;
+        if (journal) await new Promise<void>((resolve) => journal.afterWrite(resolve));
       }
     },
   );

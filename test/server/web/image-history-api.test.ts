@@ -30,6 +30,35 @@ function errorText(payload: string): string {
   return String(JSON.parse(payload).error?.message ?? '');
 }
 
+test('the answer waits until the drawing\'s usage is in the usage journal', async () => {
+  const appended: unknown[] = [];
+  const waiting: Array<() => void> = [];
+  const journal = {
+    append: (event: unknown) => void appended.push(event),
+    afterWrite: (then: () => void) => void waiting.push(then),
+  };
+  gw.deps.usageJournal = journal as unknown as NonNullable<typeof gw.deps.usageJournal>;
+  try {
+    let answered = false;
+    const answer = draw(bob, { prompt: 'a lighthouse', size: '256x256', n: 1 }).then((res) => {
+      answered = true;
+      return res;
+    });
+    // Until the handler asks to be called back after the write, or answers without asking.
+    while (waiting.length === 0 && !answered) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(answered, false, 'answered before its journal line was written');
+    assert.equal(waiting.length, 1);
+    assert.equal(appended.length, 1);
+    assert.equal((appended[0] as { model: string }).model, 'demo-image');
+    for (const then of waiting.splice(0)) then();
+    const res = await answer;
+    assert.equal(res.statusCode, 200, res.payload);
+    await gw.text.inject({ method: 'DELETE', url: `/web/api/images/${res.json().images[0].id}`, headers: as(bob) });
+  } finally {
+    gw.deps.usageJournal = undefined;
+  }
+});
+
 describe('drawing saves to the history', () => {
   let ids: string[] = [];
 
