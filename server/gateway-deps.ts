@@ -4,6 +4,7 @@ import type { KeyAuthenticator } from './auth/key-authenticator.ts';
 import type { RedisCluster } from './cluster/redis-cluster.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { GatewayMetrics } from './metrics/gateway-metrics.ts';
+import type { FailureLog } from './web/session/failure-log.ts';
 import type { LoginLimiter } from './web/session/login-limiter.ts';
 import type { BodyBudget } from './limits/body-budget.ts';
 import type { BudgetCounter } from './limits/budget-counter.ts';
@@ -78,6 +79,8 @@ export interface GatewayDeps {
   cluster?: RedisCluster;
   /** Failed-login memory (shared through Redis when configured). */
   loginLimiter?: LoginLimiter;
+  /** Where device sign-in attempts are counted (shared through Redis when configured); absent = this process. */
+  attemptLog?: FailureLog;
   /** Bounds the request bodies held in memory at once; absent = no bound (tests). */
   bodyBudget?: BodyBudget;
   logger?: Logger;

@@ -110,6 +110,7 @@ export async function startGateway(options: ServeOptions, env: NodeJS.ProcessEnv
     authenticator: shared.authenticator,
     cluster: shared.cluster,
     loginLimiter: shared.loginLimiter,
+    attemptLog: shared.attemptLog,
     router,
     rateLimiter: shared.rateLimiter,
     budgets: shared.budgets,

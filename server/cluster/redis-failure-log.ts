@@ -7,10 +7,14 @@ import type { RedisCluster } from './redis-cluster.ts';
 export class RedisFailureLog implements FailureLog {
   private readonly fallback = new MemoryFailureLog();
 
-  constructor(private readonly cluster: RedisCluster) {}
+  /** `namespace` keeps one log's subjects apart from another's (failed logins, sign-in attempts). */
+  constructor(
+    private readonly cluster: RedisCluster,
+    private readonly namespace = 'login',
+  ) {}
 
   private key(subject: string): string {
-    return `${this.cluster.prefix}login:${subject}`;
+    return `${this.cluster.prefix}${this.namespace}:${subject}`;
   }
 
   async add(subject: string, at: number, windowMs: number): Promise<void> {

@@ -1,7 +1,7 @@
 // The parts of the gateway whose state must agree across instances, built for the mode it runs in:
 // - SQLite (one instance): in-memory limits; the key cache follows the file's data_version.
 // - PostgreSQL without Redis: in-memory limits per instance; the key cache follows LISTEN/NOTIFY.
-// - PostgreSQL with Redis: rate limits, key budgets, login throttling and provider health shared through Redis;
+// - PostgreSQL with Redis: rate limits, key budgets, login and device sign-in throttling and provider health shared through Redis;
 //   the key cache follows both feeds and is bypassed while either is disconnected.
 import type { Logger } from 'pino';
 import { randomBase62 } from '../auth/random-tokens.ts';
@@ -15,6 +15,7 @@ import { RateLimiter, type RateLimit } from '../limits/rate-limiter.ts';
 import type { ModelRouter } from '../providers/model-router.ts';
 import type { Store } from '../store/store.ts';
 import { LoginLimiter } from '../web/session/login-limiter.ts';
+import { MemoryFailureLog, type FailureLog } from '../web/session/failure-log.ts';
 import { PgRevocationFeed } from './pg-revocation-feed.ts';
 import { RedisCluster } from './redis-cluster.ts';
 import { RedisBudgetCounter } from './redis-budget-counter.ts';
@@ -39,6 +40,8 @@ export interface SharedParts {
   rateLimiter: RateLimit;
   budgets: BudgetCounter;
   loginLimiter: LoginLimiter;
+  /** Device sign-in attempts (codes asked for, codes guessed wrong). */
+  attemptLog: FailureLog;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,7 @@ export async function buildSharedParts(store: Store, router: ModelRouter, option
     rateLimiter: cluster ? new RedisRateLimiter(cluster, options.requestsPerMinute) : new RateLimiter(options.requestsPerMinute),
     budgets: new SeededBudgetCounter(cluster ? new RedisBudgetCounter(cluster) : new MemoryBudgetCounter(), budgetUsageLoader(store.usage)),
     loginLimiter: new LoginLimiter(cluster ? { log: new RedisFailureLog(cluster) } : {}),
+    attemptLog: cluster ? new RedisFailureLog(cluster, 'attempts') : new MemoryFailureLog(),
     async close() {
       await authenticator.close();
       await cluster?.close();

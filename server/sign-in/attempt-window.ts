@@ -1,33 +1,34 @@
-// How many times something was tried per key (an address, an account) within a sliding window, in
-// this instance's memory: bounds how fast device codes can be asked for or guessed. Several
-// instances each keep their own window, so the bound grows with their number.
+// How many times something was tried per key (an address, an account) within a sliding window:
+// bounds how fast device codes can be asked for or guessed. The tries are kept where failed logins
+// are (web/session/failure-log.ts): in this process, or in Redis when several instances share it, so
+// the bound holds for the whole service rather than growing with the number of instances.
+import { MemoryFailureLog, type FailureLog } from '../web/session/failure-log.ts';
 
 export class AttemptWindow {
-  private readonly hits = new Map<string, number[]>();
-
   constructor(
     readonly limit: number,
     readonly windowMs: number,
+    /** Names this window's keys apart from other windows' in a shared log. */
+    private readonly kind: string,
+    private readonly log: FailureLog = new MemoryFailureLog(),
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Seconds to wait before trying again, or 0 when another attempt is allowed now. */
-  retryAfterSeconds(key: string): number {
-    const recent = this.recent(key);
+  async retryAfterSeconds(key: string): Promise<number> {
+    // Tries strictly within the window: one made exactly windowMs ago no longer counts.
+    const recent = await this.log.recent(this.subject(key), this.now() - this.windowMs + 1);
     if (recent.length < this.limit) return 0;
-    return Math.max(1, Math.ceil((recent[0]! + this.windowMs - this.now()) / 1000));
+    // The oldest try that still counts leaves the window first.
+    const oldest = recent[recent.length - this.limit]!;
+    return Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000));
   }
 
-  record(key: string): void {
-    const recent = this.recent(key);
-    recent.push(this.now());
-    this.hits.set(key, recent);
-    // Keys that went quiet are dropped now and then, so the map stays small.
-    if (this.hits.size > 10_000) for (const [k] of this.hits) if (this.recent(k).length === 0) this.hits.delete(k);
+  record(key: string): Promise<void> {
+    return this.log.add(this.subject(key), this.now(), this.windowMs);
   }
 
-  private recent(key: string): number[] {
-    const since = this.now() - this.windowMs;
-    return (this.hits.get(key) ?? []).filter((at) => at > since);
+  private subject(key: string): string {
+    return `${this.kind}:${key}`;
   }
 }

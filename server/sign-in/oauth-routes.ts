@@ -49,7 +49,7 @@ export const DEVICE_STARTS_PER_WINDOW = 30;
 const DEVICE_START_WINDOW_MS = 600_000;
 
 export function registerOAuthRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  const starts = new AttemptWindow(DEVICE_STARTS_PER_WINDOW, DEVICE_START_WINDOW_MS, deps.now);
+  const starts = new AttemptWindow(DEVICE_STARTS_PER_WINDOW, DEVICE_START_WINDOW_MS, 'device-starts', deps.attemptLog, deps.now);
   app.get('/.well-known/oauth-authorization-server', async (_request, reply) => {
     // Read per request: the public address is known only once the listener is up.
     const base = deps.settings.publicUrl;
@@ -95,12 +95,12 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: GatewayDeps): vo
 
     oauth.post('/oauth/device_authorization', async (request, reply) => {
       const params = (request.body ?? {}) as Params;
-      const wait = starts.retryAfterSeconds(request.ip);
+      const wait = await starts.retryAfterSeconds(request.ip);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         return sendError(reply, { status: 429, error: 'slow_down', description: `Too many sign-ins were started from this address; try again in ${wait} s.` });
       }
-      starts.record(request.ip);
+      await starts.record(request.ip);
       const answer = await startDeviceAuthorization(deps, { name: clientName(params, request.headers['user-agent']), address: request.ip });
       return reply.header('cache-control', 'no-store').send(answer);
     });

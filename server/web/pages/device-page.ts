@@ -44,18 +44,18 @@ export const WRONG_CODES_PER_WINDOW = 10;
 
 export function registerDevicePage(app: FastifyInstance, deps: GatewayDeps): void {
   const onRequest = requirePage(deps);
-  const wrongCodes = new AttemptWindow(WRONG_CODES_PER_WINDOW, 600_000, deps.now);
+  const wrongCodes = new AttemptWindow(WRONG_CODES_PER_WINDOW, 600_000, 'device-wrong-codes', deps.attemptLog, deps.now);
   /** The authorization a code names, unless this person got too many codes wrong lately (then a 429 page is sent). */
   async function lookUp(request: FastifyRequest, reply: FastifyReply, code: string): Promise<DeviceAuthorization | undefined | 'refused'> {
     const who = request.webUser!.id;
-    const wait = wrongCodes.retryAfterSeconds(who);
+    const wait = await wrongCodes.retryAfterSeconds(who);
     if (wait > 0) {
       reply.header('retry-after', String(wait));
       await send(request, reply, codeForm(`Too many wrong codes; try again in ${Math.ceil(wait / 60)} minute(s).`), 429);
       return 'refused';
     }
     const found = await deps.store.deviceAuthorizations.findByUserCode(code);
-    if (!found) wrongCodes.record(who);
+    if (!found) await wrongCodes.record(who);
     return found;
   }
   const now = () => new Date((deps.now ?? Date.now)());
