@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { Children, readCpuSeconds } from './children.ts';
 import { pinProcesses, SERVER_CPU, WORLD_CPU } from './cpu-pinning.ts';
 import { FAKE_MODEL } from './fake-upstream.ts';
+import { benchProviders, geminiMethod, geminiRequestBody, GEMINI_UPSTREAM_MODEL, requestBody, TRANSLATED_MODEL } from './bench-requests.ts';
 import { childEnv, ROOT, startGateway } from './gateway-child.ts';
 import { runLoad, type Target } from './load.ts';
 import { count, markdownTable, median } from './stats.ts';
@@ -72,14 +73,9 @@ function options() {
 
 function requestFor(path: PathName, mode: Mode, origin: string, key: string | undefined): Target {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
-  if (path === 'gemini client') {
-    const method = mode === 'JSON' ? 'generateContent' : 'streamGenerateContent?alt=sse';
-    const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hello to the benchmark.' }] }], generationConfig: { maxOutputTokens: 16 } });
-    return { url: `${origin}/v1beta/models/bench-translated:${method}`, headers, body };
-  }
-  const model = path === 'translated' ? 'bench-translated' : path === 'gemini upstream' ? 'bench-gemini' : FAKE_MODEL;
-  const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }], max_tokens: 16, ...(mode === 'stream' ? { stream: true, stream_options: { include_usage: true } } : {}) });
-  return { url: `${origin}/v1/chat/completions`, headers, body };
+  if (path === 'gemini client') return { url: `${origin}/v1beta/models/${TRANSLATED_MODEL}:${geminiMethod(mode)}`, headers, body: geminiRequestBody() };
+  const model = path === 'translated' ? TRANSLATED_MODEL : path === 'gemini upstream' ? GEMINI_UPSTREAM_MODEL : FAKE_MODEL;
+  return { url: `${origin}/v1/chat/completions`, headers, body: requestBody(mode, model) };
 }
 
 async function main(): Promise<void> {
@@ -102,11 +98,7 @@ async function main(): Promise<void> {
     const fake = await children.start({ name: 'fake upstream', ...pinning.wrap(WORLD_CPU, process.execPath, [...tsx, join(HERE, 'fake-upstream.ts')]), cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
     const fakeOrigin = `http://127.0.0.1:${fake.match[1]}`;
     const hop = await children.start({ name: 'bare hop', ...pinning.wrap(SERVER_CPU, process.execPath, [...tsx, join(HERE, 'bare-hop.ts'), fakeOrigin]), cwd: ROOT, env, ready: port, timeoutMs: 20_000 });
-    const providers = [
-      { name: 'fake', type: 'openai', baseUrl: `${fakeOrigin}/v1`, models: [FAKE_MODEL] },
-      { name: 'fake-messages', type: 'anthropic', baseUrl: fakeOrigin, models: [{ name: 'bench-translated', upstreamModel: FAKE_MODEL }] },
-      { name: 'fake-gemini', type: 'gemini', baseUrl: fakeOrigin, models: [{ name: 'bench-gemini', upstreamModel: FAKE_MODEL }] },
-    ];
+    const providers = benchProviders(fakeOrigin);
     const dirFor = (name: string) => {
       const dir = join(tmp, name);
       mkdirSync(dir);

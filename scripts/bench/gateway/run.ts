@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { Children, readCpuSeconds, readMemory, type Memory, type Started } from './children.ts';
 import { childEnv, startGateway } from './gateway-child.ts';
 import { FAKE_MODEL, JSON_BODY, STREAM_BYTES } from './fake-upstream.ts';
+import { benchProviders, geminiMethod, geminiRequestBody, GEMINI_UPSTREAM_MODEL, requestBody, TRANSLATED_MODEL } from './bench-requests.ts';
 import { fetchOnce, runLoad, runSequential, type LoadResult, type Target } from './load.ts';
 import { summarizeProfile } from './profile-summary.ts';
 import { pinProcesses, SERVER_CPU, WORLD_CPU, type Pinning } from './cpu-pinning.ts';
@@ -42,8 +43,6 @@ const SINGLE_INSTANCE: readonly TargetName[] = ['direct', 'bare hop', 'gateway',
 let TARGETS: readonly TargetName[] = SINGLE_INSTANCE;
 /** With --baseline: the pass-through paths only, this checkout's gateway against another's (an A/B in one run). */
 const AGAINST_BASELINE: readonly TargetName[] = ['direct', 'bare hop', 'gateway', 'baseline'];
-const TRANSLATED_MODEL = 'bench-translated';
-const GEMINI_UPSTREAM_MODEL = 'bench-gemini';
 /** The paths served through a translation: each is held to the same goal against the hop. */
 const TRANSLATED_TARGETS: readonly TargetName[] = ['translated', 'gemini client', 'gemini upstream'];
 const GOAL_TRANSLATED_VS_HOP = 0.7;
@@ -143,19 +142,6 @@ function parseOptions(argv: string[]): Options {
 
 const log = (line: string) => process.stderr.write(`[bench:gateway] ${line}\n`);
 
-function requestBody(mode: Mode, model = FAKE_MODEL): string {
-  return JSON.stringify({
-    model,
-    messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
-    max_tokens: 16,
-    ...(mode === 'stream' ? { stream: true, stream_options: { include_usage: true } } : {}),
-  });
-}
-
-function geminiRequestBody(): string {
-  return JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hello to the benchmark.' }] }], generationConfig: { maxOutputTokens: 16 } });
-}
-
 /** The Gemini-client path answers the messages upstream's text as a Gemini answer (or SSE chunks). */
 function checkGeminiClient(mode: Mode, text: string): void {
   if (mode === 'JSON') {
@@ -238,11 +224,7 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   const profileDir = options.cpuProf;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const gatewaySpawnedAt = Date.now();
-  const providers = [
-    { name: 'fake', type: 'openai', baseUrl: `${fakeOrigin}/v1`, models: [FAKE_MODEL] },
-    { name: 'fake-messages', type: 'anthropic', baseUrl: fakeOrigin, models: [{ name: TRANSLATED_MODEL, upstreamModel: FAKE_MODEL }] },
-    { name: 'fake-gemini', type: 'gemini', baseUrl: fakeOrigin, models: [{ name: GEMINI_UPSTREAM_MODEL, upstreamModel: FAKE_MODEL }] },
-  ];
+  const providers = benchProviders(fakeOrigin);
   const gateway = await startGateway(children, env, tmp, { providers }, {
     nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
     pinning,
@@ -279,8 +261,7 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   const target = (name: TargetName, mode: Mode): Target => {
     const headers = { 'content-type': 'application/json', ...(keys[name] ? { authorization: `Bearer ${keys[name]}` } : {}) };
     if (name === 'gemini client') {
-      const method = mode === 'JSON' ? 'generateContent' : 'streamGenerateContent?alt=sse';
-      return { url: `${origins[name]}/v1beta/models/${TRANSLATED_MODEL}:${method}`, headers, body: geminiRequestBody() };
+      return { url: `${origins[name]}/v1beta/models/${TRANSLATED_MODEL}:${geminiMethod(mode)}`, headers, body: geminiRequestBody() };
     }
     const model = name === 'translated' ? TRANSLATED_MODEL : name === 'gemini upstream' ? GEMINI_UPSTREAM_MODEL : FAKE_MODEL;
     return { url: `${origins[name]}/v1/chat/completions`, headers, body: requestBody(mode, model) };
