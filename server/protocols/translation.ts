@@ -9,7 +9,7 @@ import type { ProtocolCodec, TranslationSettings } from './codec.ts';
 import { CODECS, codecFor } from './registry.ts';
 import { composeStreams } from './shared/compose-streams.ts';
 import { GEMINI_COUNT_TO_MESSAGES } from './gemini/count-tokens.ts';
-import { GEMINI_BATCH_EMBED_TO_OPENAI, GEMINI_EMBED_TO_OPENAI } from './gemini/embeddings.ts';
+import { GEMINI_BATCH_EMBED_TO_OPENAI, GEMINI_EMBED_TO_OPENAI, OPENAI_EMBEDDINGS_TO_GEMINI } from './gemini/embeddings.ts';
 import type { StreamTranslation } from './shared/stream-types.ts';
 
 export { DEFAULT_TRANSLATION, type TranslationSettings } from './codec.ts';
@@ -52,7 +52,7 @@ function compose(client: ProtocolCodec, upstream: UpstreamCodec): Translator {
 }
 
 /** The operations beside generation that a protocol has (counting, embeddings): one small translation each. */
-const AUXILIARY: readonly Translator[] = [GEMINI_COUNT_TO_MESSAGES, GEMINI_EMBED_TO_OPENAI, GEMINI_BATCH_EMBED_TO_OPENAI];
+const AUXILIARY: readonly Translator[] = [GEMINI_COUNT_TO_MESSAGES, GEMINI_EMBED_TO_OPENAI, GEMINI_BATCH_EMBED_TO_OPENAI, OPENAI_EMBEDDINGS_TO_GEMINI];
 
 const composed = new Map<string, Translator>();
 

@@ -1,6 +1,7 @@
 // POST /v1/embeddings: embedding models (kind `embedding` in the providers file) on chat-completions
-// upstreams, passed through with the client's bytes, and the demo embedding model. Usage counts the
-// upstream's prompt tokens.
+// upstreams, passed through with the client's bytes, on Gemini upstreams through translation
+// (protocols/gemini/embeddings.ts), and the demo embedding model. Usage counts the upstream's prompt
+// tokens, or the gateway's estimate where the upstream reports none.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../gateway-deps.ts';
 import { authenticateWith } from '../plugins/api-hooks.ts';

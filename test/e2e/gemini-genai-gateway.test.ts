@@ -16,6 +16,7 @@ import { ApiError, FunctionCallingConfigMode, GoogleGenAI } from '@google/genai'
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { FakeGemini } from '../helpers/fake-gemini.ts';
+import { embeddingFor } from '../helpers/fake-gemini-answers.ts';
 import { FakeUpstream, jsonReply, sseReply } from '../helpers/fake-upstream.ts';
 import { GatewayProcess, isolateClientEnvironment } from '../helpers/gateway-process.ts';
 import { chatFrames, chatJson, messagesFrames, messagesJson } from '../helpers/translation/protocol-frames.ts';
@@ -63,7 +64,7 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
           { name: 'demo', type: 'demo' },
           { name: 'oa', type: 'openai', baseUrl: `${openaiUp.url}/v1`, apiKeyEnv: 'UP_OPENAI', retries: 0, timeoutMs: 20_000, models: [{ name: 'via-chat', upstreamModel: 'gpt-up' }] },
           { name: 'an', type: 'anthropic', baseUrl: anthropicUp.url, apiKeyEnv: 'UP_ANTHROPIC', retries: 0, timeoutMs: 20_000, models: [{ name: 'via-messages', upstreamModel: 'claude-up' }] },
-          { name: 'google', type: 'gemini', baseUrl: fake.url, apiKeyEnv: 'UP_GEMINI', retries: 0, timeoutMs: 20_000, models: ['gemini-2.5-flash', 'gemini-3-pro-preview'] },
+          { name: 'google', type: 'gemini', baseUrl: fake.url, apiKeyEnv: 'UP_GEMINI', retries: 0, timeoutMs: 20_000, models: ['gemini-2.5-flash', 'gemini-3-pro-preview', { name: 'gemini-embed', upstreamModel: 'gemini-embedding-001', kind: 'embedding' }] },
         ],
       },
       env: UPSTREAM_KEYS,
@@ -637,6 +638,37 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
       assert.equal(text, 'Fake Gemini heard: stream to responses');
       assert.equal(completed?.status, 'completed');
       assert.ok((completed?.usage?.input_tokens ?? 0) > 0);
+    });
+
+    test('openai embeddings from a Gemini embedding model: one batchEmbedContents call, floats and base64 (the SDK\'s default), usage estimated and recorded alike; token ids refused', async () => {
+      const client = new OpenAI({ baseURL: `${gw.textUrl}/v1`, apiKey: key, maxRetries: 0 });
+      const texts = ['alpha', 'beta gamma', 'delta'];
+      // The SDK asks for base64 unless told otherwise and decodes it to numbers.
+      const asBase64 = await client.embeddings.create({ model: 'gemini-embed', input: texts, dimensions: 4 });
+      const sent = fake.last();
+      assert.equal(sent.path, '/v1beta/models/gemini-embedding-001:batchEmbedContents');
+      assert.equal(sent.headers['x-goog-api-key'], UPSTREAM_KEYS.UP_GEMINI);
+      assert.deepEqual(sent.body, { requests: texts.map((text) => ({ model: 'models/gemini-embedding-001', content: { parts: [{ text }] }, outputDimensionality: 4 })) });
+      assert.equal(asBase64.model, 'gemini-embed');
+      assert.deepEqual(asBase64.data.map((d) => d.index), [0, 1, 2]);
+      assert.deepEqual(asBase64.data.map((d) => d.embedding), texts.map((t) => embeddingFor(t, 4).map((v) => Math.fround(v))), 'the vectors as 32-bit floats, in input order');
+      // 20 characters of input, four a token.
+      assert.deepEqual(asBase64.usage, { prompt_tokens: 5, total_tokens: 5 });
+
+      const asFloats = await client.embeddings.create({ model: 'gemini-embed', input: 'alpha', encoding_format: 'float' });
+      assert.deepEqual(asFloats.data[0]!.embedding, embeddingFor('alpha', 8), 'floats exactly as the upstream sent them');
+      assert.equal(fake.last().body.requests[0].outputDimensionality, undefined);
+
+      const refused = await client.embeddings.create({ model: 'gemini-embed', input: [[1, 2, 3]] }).then(() => undefined, (error: unknown) => error);
+      assert.ok(refused instanceof OpenAI.APIError, String(refused));
+      assert.equal(refused.status, 400);
+      assert.equal((refused.error as any)?.param, 'input[0]');
+      assert.match(refused.message, /token ids cannot be embedded by a Gemini model; send the text instead/);
+      assert.equal(fake.requests.filter((r) => r.action === 'batchEmbedContents').length, 2, 'the refused request never reached the upstream');
+
+      const row = await waitFor(() => requestLogRows(gw).find((r) => r.model === 'gemini-embed' && r.status === 200 && r.input_tokens === 5), { what: 'the embeddings request in the request log', timeoutMs: 30_000 });
+      assert.equal(row.path, '/v1/embeddings');
+      assert.equal(row.provider, 'google');
     });
   });
 });

@@ -14,7 +14,7 @@ import { decodeGeminiAnswer } from '../../../server/protocols/gemini/decode-answ
 import { packThinking, unpackThinking } from '../../../server/protocols/gemini/packed-thinking.ts';
 import { decodeGeminiRequest } from '../../../server/protocols/gemini/decode-request.ts';
 import { geminiStreamToCanonical } from '../../../server/protocols/gemini/decode-stream.ts';
-import { GEMINI_BATCH_EMBED_TO_OPENAI, GEMINI_EMBED_TO_OPENAI } from '../../../server/protocols/gemini/embeddings.ts';
+import { GEMINI_BATCH_EMBED_TO_OPENAI, GEMINI_EMBED_TO_OPENAI, OPENAI_EMBEDDINGS_TO_GEMINI } from '../../../server/protocols/gemini/embeddings.ts';
 import { encodeGeminiAnswer } from '../../../server/protocols/gemini/encode-answer.ts';
 import { encodeGeminiRequest } from '../../../server/protocols/gemini/encode-request.ts';
 import { canonicalStreamToGemini } from '../../../server/protocols/gemini/encode-stream.ts';
@@ -752,5 +752,60 @@ describe('embedContent and batchEmbedContents for an OpenAI-style embeddings ups
 
   test('non-text parts are refused, naming the part', () => {
     assert.equal(refusal(() => GEMINI_EMBED_TO_OPENAI.request({ content: { parts: [{ inlineData: { mimeType: 'image/png', data: PNG } }] } }, 'e', DEFAULT_TRANSLATION)).field, 'content.parts[0]');
+  });
+});
+
+describe('/v1/embeddings for a Gemini embedding model (batchEmbedContents upstream)', () => {
+  const bound = (body: Json) => OPENAI_EMBEDDINGS_TO_GEMINI.forRequest!(body);
+
+  test('each text is one request naming the model; dimensions become outputDimensionality', () => {
+    const body = { model: 'embed', input: ['x', 'yz'], dimensions: 3 };
+    assert.deepEqual(bound(body).request(body, 'gemini-embedding-001', DEFAULT_TRANSLATION), {
+      requests: [
+        { model: 'models/gemini-embedding-001', content: { parts: [{ text: 'x' }] }, outputDimensionality: 3 },
+        { model: 'models/gemini-embedding-001', content: { parts: [{ text: 'yz' }] }, outputDimensionality: 3 },
+      ],
+    });
+    const one = { model: 'embed', input: 'solo' };
+    assert.deepEqual(bound(one).request(one, 'e', DEFAULT_TRANSLATION), { requests: [{ model: 'models/e', content: { parts: [{ text: 'solo' }] } }] });
+  });
+
+  test('the answer: OpenAI\'s list in input order, the client\'s model name, usage estimated at four characters a token unless reported', () => {
+    const body = { model: 'embed', input: ['abcd', 'efghi'] };
+    const answer = bound(body).response({ embeddings: [{ values: [0.5, -1] }, { values: [0.25, 2] }] }, { created: 0 });
+    assert.deepEqual(answer, {
+      object: 'list',
+      data: [{ object: 'embedding', index: 0, embedding: [0.5, -1] }, { object: 'embedding', index: 1, embedding: [0.25, 2] }],
+      model: 'embed',
+      usage: { prompt_tokens: 3, total_tokens: 3 },
+    });
+    const reported = bound(body).response({ embeddings: [{ values: [1] }, { values: [2] }], usageMetadata: { promptTokenCount: 7 } }, { created: 0 });
+    assert.deepEqual(reported.usage, { prompt_tokens: 7, total_tokens: 7 });
+  });
+
+  test('base64: little-endian 32-bit floats, as the OpenAI SDKs decode them', () => {
+    const body = { model: 'embed', input: 'a', encoding_format: 'base64' };
+    const answer = bound(body).response({ embeddings: [{ values: [0.1, -2.5, 3] }] }, { created: 0 }) as any;
+    const bytes = Buffer.from(answer.data[0].embedding, 'base64');
+    assert.equal(bytes.length, 12);
+    assert.deepEqual([0, 4, 8].map((at) => bytes.readFloatLE(at)), [Math.fround(0.1), -2.5, 3]);
+  });
+
+  test('bad requests are refused naming the field: token ids, an empty list, a non-text item, a wrong size or encoding', () => {
+    const field = (body: Json) => refusal(() => bound(body).request(body, 'e', DEFAULT_TRANSLATION)).field;
+    assert.equal(field({ model: 'embed', input: [1, 2, 3] }), 'input[0]');
+    assert.equal(field({ model: 'embed', input: [[1, 2], [3]] }), 'input[0]');
+    assert.equal(field({ model: 'embed', input: [] }), 'input');
+    assert.equal(field({ model: 'embed', input: ['ok', { text: 'no' }] }), 'input[1]');
+    assert.equal(field({ model: 'embed', input: 'x', dimensions: 2.5 }), 'dimensions');
+    assert.equal(field({ model: 'embed', input: 'x', dimensions: 0 }), 'dimensions');
+    assert.equal(field({ model: 'embed', input: 'x', encoding_format: 'int8' }), 'encoding_format');
+  });
+
+  test('an answer with a vector missing, or one that is not a list, cannot be carried', () => {
+    const body = { model: 'embed', input: ['a', 'b'] };
+    const failure = (answer: Json) => refusal(() => bound(body).response(answer, { created: 0 }));
+    assert.equal(failure({ embeddings: [{ values: [1] }] }).side, 'answer');
+    assert.equal(failure({ embeddings: [{ values: [1] }, { values: 'x' }] }).field, 'embeddings[1].values');
   });
 });
