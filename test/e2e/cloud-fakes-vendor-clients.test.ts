@@ -15,6 +15,7 @@ import OpenAI, { AzureOpenAI } from 'openai';
 import { FakeAzure } from '../helpers/cloud/fake-azure.ts';
 import { FakeBedrock } from '../helpers/cloud/fake-bedrock.ts';
 import { FakeVertex } from '../helpers/cloud/fake-vertex.ts';
+import { embeddingFor } from '../helpers/fake-gemini-answers.ts';
 import { makeServiceAccount, type TestServiceAccount } from '../helpers/cloud/service-account.ts';
 
 const REGION = 'us-east-1';
@@ -163,6 +164,24 @@ describe('the Vertex fake against google-auth-library and @google/genai', { time
     for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'hi' })) streamed += chunk.text ?? '';
     assert.equal(streamed, fake.geminiAnswer.text);
     assert.match(fake.requests.at(-1)!.path, /^\/v1\/projects\/test-project\/locations\/us-east5\/publishers\/google\/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse$/);
+  });
+
+  test('@google/genai in Vertex mode embeds: :predict for text-embedding and gemini-embedding-001 (one text a call), :embedContent for newer Gemini embedding models', async () => {
+    const ai = new GoogleGenAI({ vertexai: true, project: PROJECT, location: LOCATION, apiVersion: 'v1', httpOptions: { baseUrl: fake.url }, googleAuthOptions: { authClient: jwtClient() } });
+    const many = await ai.models.embedContent({ model: 'text-embedding-005', contents: ['alpha', 'beta gamma'], config: { outputDimensionality: 4, taskType: 'RETRIEVAL_DOCUMENT' } });
+    assert.match(fake.requests.at(-1)!.path, /\/publishers\/google\/models\/text-embedding-005:predict$/);
+    assert.deepEqual(fake.requests.at(-1)!.body, { instances: [{ content: 'alpha', task_type: 'RETRIEVAL_DOCUMENT' }, { content: 'beta gamma', task_type: 'RETRIEVAL_DOCUMENT' }], parameters: { outputDimensionality: 4 } });
+    assert.deepEqual(many.embeddings?.map((e) => e.values), [embeddingFor('alpha', 4), embeddingFor('beta gamma', 4)]);
+    assert.deepEqual(many.embeddings?.map((e) => e.statistics?.tokenCount), [2, 3]);
+    const one = await ai.models.embedContent({ model: 'gemini-embedding-001', contents: 'alpha' });
+    assert.match(fake.requests.at(-1)!.path, /gemini-embedding-001:predict$/);
+    assert.deepEqual(one.embeddings?.[0]?.values, embeddingFor('alpha', 8));
+    await assert.rejects(ai.models.embedContent({ model: 'gemini-embedding-001', contents: ['alpha', 'beta'] }), (e: Error & { status?: number }) => e.status === 400 && /supports up to 1 instances/.test(e.message));
+    const newer = await ai.models.embedContent({ model: 'gemini-embedding-2-preview', contents: 'alpha', config: { outputDimensionality: 4 } });
+    assert.match(fake.requests.at(-1)!.path, /gemini-embedding-2-preview:embedContent$/);
+    assert.deepEqual(fake.requests.at(-1)!.body.embedContentConfig, { outputDimensionality: 4 });
+    assert.deepEqual(newer.embeddings?.[0]?.values, embeddingFor('alpha', 4));
+    assert.equal(newer.embeddings?.[0]?.statistics?.tokenCount, 2);
   });
 
   test('a token the fake did not issue is UNAUTHENTICATED', async () => {

@@ -1,6 +1,8 @@
 // Google Vertex AI (type `vertex`): Claude through rawPredict / streamRawPredict (the messages
 // protocol with Vertex's `anthropic_version`) and count-tokens, Gemini through generateContent /
-// streamGenerateContent?alt=sse (the Gemini protocol), so every client protocol reaches both. The
+// streamGenerateContent?alt=sse (the Gemini protocol), so every client protocol reaches both; Google's
+// embedding models through :predict or :embedContent (vertex-embeddings.ts), taking the Gemini API's
+// embedding requests. The
 // model decides the publisher: `claude-…` is Anthropic's, anything else Google's. Authenticated
 // with an OAuth access token: a service account's (fetched, cached and refreshed) or one given.
 import { readBody } from '../../relay/read-body.ts';
@@ -12,9 +14,14 @@ import { cloudClaudeBody } from '../cloud-claude/claude-request-body.ts';
 import { bufferedAnswer } from '../buffered-answer.ts';
 import { TokenRefusedError } from './service-account-token.ts';
 import { vertexErrorAnswer } from './vertex-errors.ts';
+import { embeddingCalls, geminiEmbeddingAnswer } from './vertex-embeddings.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 const MAX_ERROR_BODY = 1024 * 1024;
+/** An embeddings answer: 250 vectors of 3072 numbers as text fit well within it. */
+const MAX_EMBEDDINGS_BODY = 64 * 1024 * 1024;
+/** :predict or :embedContent calls of one request in flight at once. */
+const EMBEDDING_CALLS_AT_ONCE = 8;
 
 export interface VertexProviderOptions {
   name: string;
@@ -38,7 +45,7 @@ export function vertexPublisher(upstreamModel: string): 'anthropic' | 'google' {
 
 const OPERATIONS: Record<'anthropic' | 'google', readonly Operation[]> = {
   anthropic: ['messages', 'count_tokens'],
-  google: ['gemini', 'gemini_count_tokens'],
+  google: ['gemini', 'gemini_count_tokens', 'gemini_embed', 'gemini_batch_embed'],
 };
 
 export class VertexProvider implements Provider {
@@ -70,6 +77,7 @@ export class VertexProvider implements Provider {
   }
 
   async send(request: ProviderRequest): Promise<ProviderResponse> {
+    if (request.operation === 'gemini_embed' || request.operation === 'gemini_batch_embed') return this.embed(request, request.operation === 'gemini_batch_embed');
     const publisher = vertexPublisher(request.upstreamModel);
     const model = encodeURIComponent(request.upstreamModel);
     let path: string;
@@ -100,6 +108,42 @@ export class VertexProvider implements Provider {
     if (response.status < 400) return response;
     const bytes = await readBody(response.body, MAX_ERROR_BODY);
     return vertexErrorAnswer(response.status, response.headers, bytes, publisher === 'anthropic' ? 'messages' : 'gemini');
+  }
+
+  /** A Gemini embedding request as the calls the model takes, answered in the Gemini API's shape. */
+  private async embed(request: ProviderRequest, batch: boolean): Promise<ProviderResponse> {
+    const calls = embeddingCalls(request.upstreamModel, request.json, batch);
+    const googleError = (status: number, code: string, message: string) =>
+      bufferedAnswer(status, { 'x-should-retry': String(status >= 500) }, Buffer.from(JSON.stringify({ error: { code: status, message, status: code } })));
+    if ('refusal' in calls) return googleError(400, 'INVALID_ARGUMENT', calls.refusal);
+    const token = await this.token();
+    if (token.refused) return token.refused;
+    const path = `${this.prefix}/google/models/${encodeURIComponent(request.upstreamModel)}:${calls.api}`;
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token.value}` };
+    const answers: unknown[] = [];
+    for (let start = 0; start < calls.bodies.length; start += EMBEDDING_CALLS_AT_ONCE) {
+      const sent = calls.bodies.slice(start, start + EMBEDDING_CALLS_AT_ONCE).map(async (body) => {
+        const response = await this.upstream.request('POST', path, Buffer.from(JSON.stringify(body)), { ...headers }, request.signal);
+        const bytes = await readBody(response.body, response.status < 400 ? MAX_EMBEDDINGS_BODY : MAX_ERROR_BODY);
+        return { response, bytes };
+      });
+      // Every call of the group is read to its end (no body left unread on a pooled connection).
+      const settled = await Promise.allSettled(sent);
+      const thrown = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (thrown) throw thrown.reason;
+      for (const { value } of settled as PromiseFulfilledResult<{ response: ProviderResponse; bytes: Buffer }>[]) {
+        if (value.response.status >= 400) return vertexErrorAnswer(value.response.status, value.response.headers, value.bytes, 'gemini');
+        try {
+          answers.push(JSON.parse(value.bytes.toString('utf8')));
+        } catch {
+          answers.push(undefined);
+        }
+      }
+    }
+    const texts = batch ? (request.json.requests as unknown[]).length : 1;
+    const answer = geminiEmbeddingAnswer(calls.api, answers, texts, batch);
+    if (!answer) return googleError(502, 'UNAVAILABLE', `Vertex AI answered :${calls.api} for ${request.upstreamModel} without the ${texts} embedding${texts === 1 ? '' : 's'} asked for.`);
+    return bufferedAnswer(200, {}, Buffer.from(JSON.stringify(answer)));
   }
 
   /** The token, or the 401 answer that says the gateway's credential was refused. */

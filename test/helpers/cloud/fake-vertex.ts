@@ -2,13 +2,16 @@
 // each JWT assertion: RS256 signature with the service account's public key, issuer, audience (the
 // token_uri), scope, expiry; then issues an access token with a lifetime tests choose. The API checks
 // the Bearer token (issued and not expired, or given to the fake as static) and serves Claude
-// (rawPredict, streamRawPredict, count-tokens) and Gemini (generateContent, streamGenerateContent
-// with alt=sse, countTokens) under /v1/projects/{project}/locations/{region}/publishers/….
+// (rawPredict, streamRawPredict, count-tokens), Gemini (generateContent, streamGenerateContent
+// with alt=sse, countTokens) and Google's embedding models (:predict with instances, one a call for
+// gemini-embedding-001 and at most 250 for the others, as Vertex documents; :embedContent for newer
+// Gemini embedding models) under /v1/projects/{project}/locations/{region}/publishers/….
 // Proven against google-auth-library and @google/genai in test/e2e/cloud-fakes-vendor-clients.test.ts.
 import { verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { claudeEvents, claudeJson, piecesOf, type ClaudeUsage } from './claude-answers.ts';
+import { embeddingFor, estimateTokens } from '../fake-gemini-answers.ts';
 
 export interface FakeVertexOptions {
   project: string;
@@ -116,6 +119,7 @@ export class FakeVertex {
     }
     this.requests.push({ path: req.url!, publisher, model: decodeURIComponent(model), method, headers: req.headers, body });
     if (publisher === 'anthropic') return this.claude(decodeURIComponent(model), method, body, res, String(req.headers['anthropic-beta'] ?? ''));
+    if (method === 'predict' || method === 'embedContent') return this.embed(decodeURIComponent(model), method, body, res);
     return this.gemini(decodeURIComponent(model), method, url, res);
   }
 
@@ -162,6 +166,25 @@ export class FakeVertex {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
     for (const event of claudeEvents(model, piecesOf(text), usage)) res.write(`event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
     res.end();
+  }
+
+  /** Vectors as the fake Gemini API makes them (the same text, the same vector), with Vertex's token statistics. */
+  private embed(model: string, method: string, body: any, res: ServerResponse): void {
+    const json = (value: unknown) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    if (method === 'embedContent') {
+      const text = (body.content?.parts ?? []).map((p: any) => p?.text ?? '').join('');
+      if (!text) return googleError(res, 400, 'INVALID_ARGUMENT', 'content is required');
+      return json({ embedding: { values: embeddingFor(text, body.embedContentConfig?.outputDimensionality ?? 8) }, usageMetadata: { promptTokenCount: estimateTokens(text) }, truncated: false });
+    }
+    const instances: any[] = Array.isArray(body.instances) ? body.instances : [];
+    if (instances.length === 0 || instances.some((i) => typeof i?.content !== 'string')) return googleError(res, 400, 'INVALID_ARGUMENT', 'instances must be a non-empty list of {content}');
+    const limit = model.startsWith('gemini-embedding-001') ? 1 : 250;
+    if (instances.length > limit) return googleError(res, 400, 'INVALID_ARGUMENT', `Unable to submit request because the model supports up to ${limit} instances per request, but ${instances.length} were sent.`);
+    const size = body.parameters?.outputDimensionality ?? 8;
+    json({
+      predictions: instances.map((i) => ({ embeddings: { values: embeddingFor(i.content, size), statistics: { truncated: false, token_count: estimateTokens(i.content) } } })),
+      metadata: { billableCharacterCount: instances.reduce((n, i) => n + i.content.length, 0) },
+    });
   }
 
   private gemini(model: string, method: string, url: URL, res: ServerResponse): void {

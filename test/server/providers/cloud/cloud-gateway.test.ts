@@ -12,6 +12,7 @@ import { buildProviders } from '../../../../server/providers/model-router.ts';
 import { FakeAzure } from '../../../helpers/cloud/fake-azure.ts';
 import { FakeBedrock } from '../../../helpers/cloud/fake-bedrock.ts';
 import { FakeVertex } from '../../../helpers/cloud/fake-vertex.ts';
+import { embeddingFor, estimateTokens } from '../../../helpers/fake-gemini-answers.ts';
 import { makeServiceAccount } from '../../../helpers/cloud/service-account.ts';
 import { bearer, createTestGateway, type TestGateway } from '../../../helpers/test-app.ts';
 
@@ -41,6 +42,7 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
   let azure: FakeAzure;
   let gateway: TestGateway;
   let key: string;
+  let userId: string;
   let dir: string;
 
   before(async () => {
@@ -55,13 +57,19 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     const config = parseGatewayConfig('providers.yaml', {
       providers: [
         { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', sessionTokenEnv: 'AWS_SESSION', retries: 0, models: [{ name: 'claude-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }, { name: 'nova-bedrock', upstreamModel: 'us.amazon.nova-pro-v1:0' }] },
-        { name: 'gcp', type: 'vertex', project: 'test-project', region: 'us-east5', baseUrl: vertex.url, credentialsFileEnv: 'VERTEX_SA', retries: 0, models: [{ name: 'claude-vertex', upstreamModel: 'claude-sonnet-4-5@20250929' }, { name: 'gemini-vertex', upstreamModel: 'gemini-2.5-flash' }] },
+        { name: 'gcp', type: 'vertex', project: 'test-project', region: 'us-east5', baseUrl: vertex.url, credentialsFileEnv: 'VERTEX_SA', retries: 0, models: [
+          { name: 'claude-vertex', upstreamModel: 'claude-sonnet-4-5@20250929' },
+          { name: 'gemini-vertex', upstreamModel: 'gemini-2.5-flash' },
+          { name: 'embed-vertex', upstreamModel: 'text-embedding-005', kind: 'embedding' },
+          { name: 'embed-vertex-001', upstreamModel: 'gemini-embedding-001', kind: 'embedding' },
+          { name: 'embed-vertex-2', upstreamModel: 'gemini-embedding-2-preview', kind: 'embedding' },
+        ] },
         { name: 'az', type: 'azure', baseUrl: azure.url, apiKeyEnv: 'AZURE_KEY', retries: 0, models: [{ name: 'gpt-azure', upstreamModel: 'gpt-4o-prod' }, { name: 'embed-azure', upstreamModel: 'embed-prod', kind: 'embedding' }] },
         { name: 'az-legacy', type: 'azure', baseUrl: azure.url, accessTokenEnv: 'AZURE_TOKEN', apiVersion: '2024-10-21', retries: 0, models: [{ name: 'gpt-azure-legacy', upstreamModel: 'gpt-4o-prod' }, { name: 'embed-azure-legacy', upstreamModel: 'embed-prod', kind: 'embedding' }] },
       ],
     });
-    gateway = await createTestGateway({ providers: buildProviders(config.providers, ENV) });
-    key = (await gateway.userWithKey()).key;
+    gateway = await createTestGateway({ providers: buildProviders(config.providers, ENV), requestLog: true });
+    ({ key, userId } = await gateway.userWithKey());
   });
   after(async () => {
     await gateway.close();
@@ -94,6 +102,56 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     assert.equal(v1.path, '/openai/v1/chat/completions');
     assert.equal(v1.body.model, 'gpt-4o-prod');
     assert.equal(v1.headers['api-key'], ENV.AZURE_KEY);
+  });
+
+  test('Vertex embeddings: OpenAI clients and Gemini clients; :predict one text a call for gemini-embedding-001, up to 250 for the others, split by size; :embedContent for newer models; Vertex\'s token counts recorded', async () => {
+    const texts = ['alpha', 'beta gamma', 'delta epsilon zeta'];
+    vertex.reset();
+    const fanned = await post('/v1/embeddings', { model: 'embed-vertex-001', input: texts, dimensions: 4, encoding_format: 'float' });
+    assert.equal(fanned.statusCode, 200, fanned.body);
+    assert.deepEqual(fanned.json().data.map((d: any) => d.embedding), texts.map((t) => embeddingFor(t, 4)), 'in input order');
+    assert.deepEqual(vertex.requests.map((r) => r.path.replace(/^.*\/models\//, '')), ['gemini-embedding-001:predict', 'gemini-embedding-001:predict', 'gemini-embedding-001:predict']);
+    assert.deepEqual(vertex.requests.map((r) => r.body.instances.map((i: any) => i.content)).sort(), texts.map((t) => [t]).sort());
+    assert.ok(vertex.requests.every((r) => r.body.parameters.outputDimensionality === 4));
+    const tokens = texts.reduce((n, t) => n + estimateTokens(t), 0);
+    assert.deepEqual(fanned.json().usage, { prompt_tokens: tokens, total_tokens: tokens }, 'Vertex\'s counts, not an estimate');
+
+    vertex.reset();
+    const many = Array.from({ length: 260 }, (_, i) => `text ${i}`);
+    const batched = await post('/v1/embeddings', { model: 'embed-vertex', input: many, encoding_format: 'float' });
+    assert.equal(batched.statusCode, 200, batched.body);
+    assert.deepEqual(vertex.requests.map((r) => r.body.instances.length), [250, 10]);
+    assert.deepEqual(batched.json().data[259].embedding, embeddingFor('text 259', 8));
+
+    vertex.reset();
+    const gemini = await post('/v1beta/models/embed-vertex:batchEmbedContents', {
+      requests: [
+        { model: 'models/embed-vertex', content: { parts: [{ text: 'a' }] }, outputDimensionality: 4, taskType: 'RETRIEVAL_QUERY' },
+        { model: 'models/embed-vertex', content: { parts: [{ text: 'b' }] }, outputDimensionality: 4 },
+        { model: 'models/embed-vertex', content: { parts: [{ text: 'c' }] }, outputDimensionality: 2 },
+      ],
+    });
+    assert.equal(gemini.statusCode, 200, gemini.body);
+    assert.deepEqual(gemini.json().embeddings.map((e: any) => e.values), [embeddingFor('a', 4), embeddingFor('b', 4), embeddingFor('c', 2)]);
+    assert.deepEqual(vertex.requests.map((r) => r.body), [
+      { instances: [{ content: 'a', task_type: 'RETRIEVAL_QUERY' }, { content: 'b' }], parameters: { outputDimensionality: 4 } },
+      { instances: [{ content: 'c' }], parameters: { outputDimensionality: 2 } },
+    ]);
+
+    vertex.reset();
+    const newer = await post('/v1beta/models/embed-vertex-2:embedContent', { content: { parts: [{ text: 'alpha' }] }, outputDimensionality: 4 });
+    assert.equal(newer.statusCode, 200, newer.body);
+    assert.deepEqual(newer.json().embedding.values, embeddingFor('alpha', 4));
+    assert.deepEqual(vertex.requests.map((r) => [r.method, r.body]), [['embedContent', { content: { parts: [{ text: 'alpha' }] }, embedContentConfig: { outputDimensionality: 4 } }]]);
+
+    const image = await post('/v1beta/models/embed-vertex:embedContent', { content: { parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] } });
+    assert.equal(image.statusCode, 400, image.body);
+    assert.match(image.json().error.message, /content\.parts\[0\]: the embedding model takes text parts only/);
+
+    await gateway.deps.requestLog!.flush();
+    const rows = await gateway.store.requestLog.list({ userId, limit: 20 });
+    const recorded = rows.find((r) => r.model === 'embed-vertex-001')!;
+    assert.equal(recorded.inputTokens, tokens, 'the request log has Vertex\'s token counts');
   });
 
   test('a Converse model: tool history without tool definitions gets definitions, an unsupported field is refused by name', async () => {
