@@ -49,6 +49,16 @@ describe('the Bedrock fake against @aws-sdk/client-bedrock-runtime', { timeout: 
     assert.match(String(fake.requests.at(-1)!.headers.authorization), /^AWS4-HMAC-SHA256 Credential=AKIAFAKEEXAMPLE\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
   });
 
+  test('InvokeModel for embedding models: Titan (one text, its token count) and Cohere (several texts, a required input_type), signed and read by the SDK', async () => {
+    const titan = await client.send(new InvokeModelCommand({ modelId: 'amazon.titan-embed-text-v2:0', body: JSON.stringify({ inputText: 'alpha', dimensions: 256 }), contentType: 'application/json', accept: 'application/json' }));
+    const titanJson = JSON.parse(Buffer.from(titan.body).toString('utf8'));
+    assert.deepEqual(titanJson.embedding, embeddingFor('alpha', 256));
+    assert.equal(titanJson.inputTextTokenCount, 2);
+    const cohere = await client.send(new InvokeModelCommand({ modelId: 'cohere.embed-english-v3', body: JSON.stringify({ texts: ['alpha', 'beta'], input_type: 'search_document' }), contentType: 'application/json', accept: 'application/json' }));
+    assert.deepEqual(JSON.parse(Buffer.from(cohere.body).toString('utf8')).embeddings, [embeddingFor('alpha', 8), embeddingFor('beta', 8)]);
+    await assert.rejects(client.send(new InvokeModelCommand({ modelId: 'cohere.embed-english-v3', body: JSON.stringify({ texts: ['alpha'] }) })), (e: Error) => e.name === 'ValidationException' && /input_type/.test(e.message));
+  });
+
   test('InvokeModelWithResponseStream: the SDK parses the fake event stream into the messages events', async () => {
     const answer = await client.send(new InvokeModelWithResponseStreamCommand({ modelId: CLAUDE, body, contentType: 'application/json' }));
     const types: string[] = [];

@@ -9,6 +9,7 @@ import type { Json } from '../../../core/protocol/chat-types.ts';
 import { tokensFromChars } from '../../usage/estimate-tokens.ts';
 import { asNumber, asRecord, isUnset } from '../shared/json-values.ts';
 import { identityStream } from '../shared/identity-stream.ts';
+import { embeddingDimensions, embeddingEncoding, embeddingTexts, openAiEmbeddingList, type EmbeddingEncoding } from '../shared/openai-embeddings.ts';
 import { refuse, unrepresentable } from '../shared/translation-error.ts';
 import type { Translator } from '../translation.ts';
 
@@ -68,59 +69,32 @@ export const GEMINI_BATCH_EMBED_TO_OPENAI: Translator = {
   stream: identityStream,
 };
 
-/** The texts of an OpenAI embeddings `input`: a string or a list of strings (token ids have no Gemini equivalent). */
-function inputTexts(input: unknown): string[] {
-  if (typeof input === 'string') return [input];
-  if (!Array.isArray(input) || input.length === 0) refuse('input', 'must be a string or a non-empty list of strings.');
-  return input.map((item, i) => {
-    if (typeof item === 'string') return item;
-    if (typeof item === 'number' || Array.isArray(item)) refuse(`input[${i}]`, 'token ids cannot be embedded by a Gemini model; send the text instead.');
-    return refuse(`input[${i}]`, 'must be a string.');
-  });
-}
+const GEMINI = 'a Gemini model';
 
-function encodingOf(body: Json): 'float' | 'base64' {
-  const format = body.encoding_format;
-  if (isUnset(format) || format === 'float') return 'float';
-  if (format === 'base64') return 'base64';
-  return refuse('encoding_format', 'must be "float" or "base64".');
-}
-
-/** A vector as OpenAI's base64 encoding: its numbers as little-endian 32-bit floats. */
-function base64Floats(values: unknown[]): string {
-  const bytes = Buffer.allocUnsafe(values.length * 4);
-  values.forEach((value, i) => bytes.writeFloatLE(typeof value === 'number' ? value : Number.NaN, i * 4));
-  return bytes.toString('base64');
-}
-
-function openAiToGemini(client: { model: unknown; texts: string[]; encoding: 'float' | 'base64' }): Translator {
+function openAiToGemini(client: { model: unknown; texts: string[]; encoding: EmbeddingEncoding }): Translator {
   return {
     clientOperation: 'embeddings',
     upstreamOperation: 'gemini_batch_embed',
     upstreamSurface: 'gemini',
     request(body, upstreamModel) {
-      const dimensions = body.dimensions;
-      if (!isUnset(dimensions) && !(Number.isInteger(dimensions) && (dimensions as number) > 0)) refuse('dimensions', 'must be a whole number above 0.');
-      const size = isUnset(dimensions) ? {} : { outputDimensionality: dimensions };
+      const dimensions = embeddingDimensions(body, refuse);
+      const size = dimensions === undefined ? {} : { outputDimensionality: dimensions };
       // The API wants each request to name the model of the call.
-      return { requests: inputTexts(body.input).map((text) => ({ model: `models/${upstreamModel}`, content: { parts: [{ text }] }, ...size })) };
+      return { requests: embeddingTexts(body.input, refuse, GEMINI).map((text) => ({ model: `models/${upstreamModel}`, content: { parts: [{ text }] }, ...size })) };
     },
     response(body) {
       const embeddings = Array.isArray(body.embeddings) ? body.embeddings : [];
       if (embeddings.length !== client.texts.length) unrepresentable('embeddings', `holds ${embeddings.length} vectors for ${client.texts.length} inputs.`);
-      // Gemini reports no tokens for embeddings: the gateway's estimate, the same it records (usage marks it estimated).
+      // Vertex counts the tokens (usageMetadata); the Gemini API does not: then the gateway's estimate,
+      // the same it records (usage marks it estimated).
       const reported = asNumber(asRecord(body.usageMetadata).promptTokenCount);
       const tokens = reported ?? tokensFromChars(client.texts.reduce((sum, text) => sum + text.length, 0));
-      return {
-        object: 'list',
-        data: embeddings.map((embedding: unknown, index: number) => {
-          const values = asRecord(embedding).values;
-          if (!Array.isArray(values)) unrepresentable(`embeddings[${index}].values`, 'is not a list of numbers.');
-          return { object: 'embedding', index, embedding: client.encoding === 'base64' ? base64Floats(values) : values };
-        }),
-        model: client.model,
-        usage: { prompt_tokens: tokens, total_tokens: tokens },
-      };
+      const vectors = embeddings.map((embedding: unknown, index: number) => {
+        const values = asRecord(embedding).values;
+        if (!Array.isArray(values)) unrepresentable(`embeddings[${index}].values`, 'is not a list of numbers.');
+        return values;
+      });
+      return openAiEmbeddingList(vectors, client.model, tokens, client.encoding);
     },
     stream: identityStream,
   };
@@ -129,5 +103,5 @@ function openAiToGemini(client: { model: unknown; texts: string[]; encoding: 'fl
 /** /v1/embeddings for a Gemini embedding model; bound to the request it serves (its encoding, its texts). */
 export const OPENAI_EMBEDDINGS_TO_GEMINI: Translator = {
   ...openAiToGemini({ model: undefined, texts: [], encoding: 'float' }),
-  forRequest: (body) => openAiToGemini({ model: body.model, texts: inputTexts(body.input), encoding: encodingOf(body) }),
+  forRequest: (body) => openAiToGemini({ model: body.model, texts: embeddingTexts(body.input, refuse, GEMINI), encoding: embeddingEncoding(body, refuse) }),
 };

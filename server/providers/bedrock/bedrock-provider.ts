@@ -1,7 +1,8 @@
 // Amazon Bedrock (type `bedrock`), spoken as the messages protocol so every client protocol reaches
 // it through the usual translation: Claude models through InvokeModel and
 // InvokeModelWithResponseStream (the body gets Bedrock's `anthropic_version` and the client's betas
-// as `anthropic_beta`), other models through Converse and ConverseStream (converse-exchange.ts).
+// as `anthropic_beta`), other models through Converse and ConverseStream (converse-exchange.ts);
+// Titan and Cohere embedding models through InvokeModel for /v1/embeddings (bedrock-embeddings.ts).
 // Requests are signed with Signature Version 4 (service `bedrock`) from an access key, or carry a
 // Bedrock API key as Bearer. The model id (or a cross-region inference profile such as
 // `us.anthropic.…`) goes in the path.
@@ -17,10 +18,13 @@ import { awsErrorMessage, awsErrorName, mapAwsError, messagesErrorBody } from '.
 import { bedrockStreamAsSse } from './bedrock-stream.ts';
 import { converseAnswerAsMessages, converseBody, converseStreamAsSse } from './converse-exchange.ts';
 import { DEFAULT_TRANSLATION } from '../../protocols/translation.ts';
+import { EmbeddingRefusal, embeddingAnswer, embeddingFamilyOf, embeddingPlan, type EmbeddingPlan } from './bedrock-embeddings.ts';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 const MAX_ERROR_BODY = 1024 * 1024;
 const MAX_ANSWER_BODY = 64 * 1024 * 1024;
+/** InvokeModel calls of one embeddings request in flight at once. */
+const EMBEDDING_CALLS_AT_ONCE = 8;
 
 export interface BedrockProviderOptions {
   name: string;
@@ -68,11 +72,13 @@ export class BedrockProvider implements Provider {
     if (options.credentials) this.signer = new AwsRequestSigner('bedrock', options.region, options.credentials);
   }
 
-  supports(operation: Operation): boolean {
+  supports(operation: Operation, upstreamModel?: string): boolean {
+    if (operation === 'embeddings') return upstreamModel === undefined || embeddingFamilyOf(upstreamModel) !== undefined;
     return operation === 'messages' || operation === 'count_tokens';
   }
 
   async send(request: ProviderRequest): Promise<ProviderResponse> {
+    if (request.operation === 'embeddings') return this.embed(request);
     const model = encodeURIComponent(request.upstreamModel);
     const counting = request.operation === 'count_tokens';
     const claude = isBedrockClaude(request.upstreamModel);
@@ -110,6 +116,58 @@ export class BedrockProvider implements Provider {
     const { 'content-type': _type, ...rest } = response.headers;
     const events = claude ? bedrockStreamAsSse(response.body) : converseStreamAsSse(response.body, request.upstreamModel);
     return { status: response.status, headers: { ...rest, 'content-type': 'text/event-stream' }, body: events };
+  }
+
+  /** An OpenAI embeddings request as the InvokeModel calls its model takes, answered as OpenAI's list. */
+  private async embed(request: ProviderRequest): Promise<ProviderResponse> {
+    const refusal = (message: string, param: string | null) =>
+      bufferedAnswer(400, { 'x-should-retry': 'false' }, Buffer.from(JSON.stringify({ error: { message, type: 'invalid_request_error', param, code: null } })));
+    const family = embeddingFamilyOf(request.upstreamModel);
+    if (!family) return refusal(`${request.upstreamModel} is not an embedding model the gateway knows on Bedrock (Titan Text Embeddings, Cohere Embed).`, 'model');
+    let plan: EmbeddingPlan;
+    try {
+      plan = embeddingPlan(family, request.upstreamModel, request.json);
+    } catch (error) {
+      if (error instanceof EmbeddingRefusal) return refusal(`${request.upstreamModel} on Bedrock: ${error.message}`, error.field);
+      throw error;
+    }
+    const path = `/model/${encodeURIComponent(request.upstreamModel)}/invoke`;
+    const answers: { body: unknown; headerTokens?: number }[] = [];
+    for (let start = 0; start < plan.bodies.length; start += EMBEDDING_CALLS_AT_ONCE) {
+      const settled = await Promise.allSettled(plan.bodies.slice(start, start + EMBEDDING_CALLS_AT_ONCE).map((body) => this.invokeEmbedding(path, body, request)));
+      const thrown = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (thrown) throw thrown.reason;
+      for (const { value } of settled as PromiseFulfilledResult<Awaited<ReturnType<BedrockProvider['invokeEmbedding']>>>[]) {
+        if ('failed' in value) return value.failed;
+        answers.push(value);
+      }
+    }
+    const answer = embeddingAnswer(family, plan, answers);
+    if (!answer) {
+      const body = { error: { message: `Bedrock answered InvokeModel for ${request.upstreamModel} without the ${plan.texts} embedding${plan.texts === 1 ? '' : 's'} asked for.`, type: 'api_error', param: null, code: null } };
+      return bufferedAnswer(502, { 'x-should-retry': 'true' }, Buffer.from(JSON.stringify(body)));
+    }
+    return bufferedAnswer(200, {}, Buffer.from(JSON.stringify(answer)));
+  }
+
+  /** One signed InvokeModel call of an embedding model: its parsed answer and Bedrock's token count, or the error answer. */
+  private async invokeEmbedding(path: string, body: unknown, request: ProviderRequest): Promise<{ body: unknown; headerTokens?: number } | { failed: ProviderResponse }> {
+    const bytes = Buffer.from(JSON.stringify(body));
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const signed = this.signer
+      ? await this.signer.sign({ method: 'POST', url: new URL(this.baseUrl + path), headers, body: bytes })
+      : { ...headers, authorization: `Bearer ${this.options.apiKey}` };
+    const response = await this.upstream.request('POST', path, bytes, signed, request.signal);
+    if (response.status >= 400) return { failed: await this.errorAnswer(response) };
+    const text = (await readBody(response.body, MAX_ANSWER_BODY)).toString('utf8');
+    const counted = Number(response.headers['x-amzn-bedrock-input-token-count']);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { body: parsed, ...(Number.isFinite(counted) && response.headers['x-amzn-bedrock-input-token-count'] !== undefined ? { headerTokens: counted } : {}) };
   }
 
   private async errorAnswer(response: ProviderResponse): Promise<ProviderResponse> {

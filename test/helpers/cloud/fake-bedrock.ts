@@ -1,6 +1,6 @@
 // A fake Amazon Bedrock runtime on 127.0.0.1: InvokeModel and InvokeModelWithResponseStream for
 // Claude, Converse and ConverseStream for other models (event-stream framing written with AWS's
-// codec), CountTokens. Every request's signature is
+// codec), CountTokens, and InvokeModel for Titan and Cohere embedding models. Every request's signature is
 // checked by recomputing it with AWS's own signer from the credentials the fake was given (or a
 // Bedrock API key as Bearer); a bad one gets the AWS error Bedrock gives. Tests script failures
 // (throttling, validation, model not ready, mid-stream exceptions) and read back what arrived.
@@ -12,6 +12,7 @@ import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { claudeEvents, claudeJson, piecesOf, type ClaudeUsage } from './claude-answers.ts';
+import { embeddingFor, estimateTokens } from '../fake-gemini-answers.ts';
 
 export interface FakeBedrockOptions {
   region: string;
@@ -151,6 +152,7 @@ export class FakeBedrock {
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ inputTokens: JSON.stringify(messages).length >> 2 }));
     }
     if (action === 'converse' || action === 'converse-stream') return this.converse(action, body, failure, res);
+    if (action === 'invoke' && /amazon\.titan-embed-|cohere\.embed-/.test(model)) return this.embed(model, body, res);
     if (body.anthropic_version !== 'bedrock-2023-05-31') return awsError(res, 400, 'ValidationException', 'anthropic_version: invalid or missing');
     for (const field of Object.keys(body)) if (!CLAUDE_KEYS.has(field)) return awsError(res, 400, 'ValidationException', `extraneous key [${field}] is not permitted`);
     for (const beta of body.anthropic_beta ?? []) if (!CLAUDE_BETAS.has(beta)) return awsError(res, 400, 'ValidationException', `invalid beta flag: ${beta}`);
@@ -171,6 +173,34 @@ export class FakeBedrock {
       res.write(frame({ ':event-type': 'chunk', ':message-type': 'event', ':content-type': 'application/json' }, { bytes: Buffer.from(JSON.stringify(payload)).toString('base64'), p: 'abcdefghij' }));
     }
     res.end();
+  }
+
+  /**
+   * Titan Text Embeddings (one inputText; dimensions 256, 512 or 1024 on v2) and Cohere Embed (up to
+   * 96 texts with a required input_type; output_dimension on v4, whose vectors come by type), with
+   * Bedrock's input token count header. Vectors as the fake Gemini makes them, 8 numbers by default.
+   */
+  private embed(model: string, body: any, res: ServerResponse): void {
+    const malformed = (why: string) => awsError(res, 400, 'ValidationException', `Malformed input request: ${why}, please reformat your input and try again.`);
+    const answer = (value: unknown, tokens: number) =>
+      void res.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': 'fake-request-id', 'x-amzn-bedrock-input-token-count': String(tokens) }).end(JSON.stringify(value));
+    if (model.includes('titan-embed')) {
+      const allowed = model.includes('text-v1') ? ['inputText'] : ['inputText', 'dimensions', 'normalize', 'embeddingTypes'];
+      for (const key of Object.keys(body)) if (!allowed.includes(key)) return malformed(`#: extraneous key [${key}] is not permitted`);
+      if (typeof body.inputText !== 'string') return malformed('#: required key [inputText] not found');
+      if (body.dimensions !== undefined && ![256, 512, 1024].includes(body.dimensions)) return malformed(`#/dimensions: ${body.dimensions} is not a valid enum value`);
+      const tokens = estimateTokens(body.inputText);
+      return answer({ embedding: embeddingFor(body.inputText, body.dimensions ?? 8), inputTextTokenCount: tokens }, tokens);
+    }
+    const v4 = model.includes('embed-v4');
+    const allowed = ['texts', 'input_type', 'truncate', 'embedding_types', ...(v4 ? ['output_dimension'] : [])];
+    for (const key of Object.keys(body)) if (!allowed.includes(key)) return malformed(`#: extraneous key [${key}] is not permitted`);
+    const texts: unknown[] = Array.isArray(body.texts) ? body.texts : [];
+    if (texts.length === 0 || texts.length > 96 || !texts.every((t) => typeof t === 'string')) return malformed('#/texts: expected 1 to 96 strings');
+    if (!['search_document', 'search_query', 'classification', 'clustering'].includes(body.input_type)) return malformed('#: required key [input_type] not found');
+    const vectors = (texts as string[]).map((t) => embeddingFor(t, body.output_dimension ?? 8));
+    const tokens = (texts as string[]).reduce((n, t) => n + estimateTokens(t), 0);
+    answer({ id: 'fake-embed-id', texts, ...(v4 ? { embeddings: { float: vectors }, response_type: 'embeddings_by_type' } : { embeddings: vectors, response_type: 'embeddings_floats' }) }, tokens);
   }
 
   private converse(action: 'converse' | 'converse-stream', body: any, failure: BedrockFailure | undefined, res: ServerResponse): void {

@@ -56,7 +56,13 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     ENV.VERTEX_SA = account.writeTo(dir);
     const config = parseGatewayConfig('providers.yaml', {
       providers: [
-        { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', sessionTokenEnv: 'AWS_SESSION', retries: 0, models: [{ name: 'claude-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }, { name: 'nova-bedrock', upstreamModel: 'us.amazon.nova-pro-v1:0' }] },
+        { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'AWS_KEY_ID', secretAccessKeyEnv: 'AWS_SECRET', sessionTokenEnv: 'AWS_SESSION', retries: 0, models: [
+          { name: 'claude-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' },
+          { name: 'nova-bedrock', upstreamModel: 'us.amazon.nova-pro-v1:0' },
+          { name: 'titan-embed', upstreamModel: 'amazon.titan-embed-text-v2:0', kind: 'embedding' },
+          { name: 'cohere-embed', upstreamModel: 'cohere.embed-english-v3', kind: 'embedding' },
+          { name: 'cohere-embed-4', upstreamModel: 'cohere.embed-v4:0', kind: 'embedding' },
+        ] },
         { name: 'gcp', type: 'vertex', project: 'test-project', region: 'us-east5', baseUrl: vertex.url, credentialsFileEnv: 'VERTEX_SA', retries: 0, models: [
           { name: 'claude-vertex', upstreamModel: 'claude-sonnet-4-5@20250929' },
           { name: 'gemini-vertex', upstreamModel: 'gemini-2.5-flash' },
@@ -152,6 +158,52 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     const rows = await gateway.store.requestLog.list({ userId, limit: 20 });
     const recorded = rows.find((r) => r.model === 'embed-vertex-001')!;
     assert.equal(recorded.inputTokens, tokens, 'the request log has Vertex\'s token counts');
+  });
+
+  test('Bedrock embeddings: Titan one text a call with its token count, Cohere up to 96 texts a call (v4 vectors by type), OpenAI and Gemini clients, refusals by field', async () => {
+    const texts = ['alpha', 'beta gamma', 'delta epsilon zeta'];
+    const tokens = texts.reduce((n, t) => n + estimateTokens(t), 0);
+    bedrock.reset();
+    const titan = await post('/v1/embeddings', { model: 'titan-embed', input: texts, dimensions: 256, encoding_format: 'float' });
+    assert.equal(titan.statusCode, 200, titan.body);
+    assert.deepEqual(titan.json().data.map((d: any) => d.embedding), texts.map((t) => embeddingFor(t, 256)));
+    assert.deepEqual(titan.json().usage, { prompt_tokens: tokens, total_tokens: tokens });
+    assert.deepEqual(bedrock.requests.map((r) => [r.path, r.body.inputText, r.body.dimensions]).sort(), texts.map((t) => ['/model/amazon.titan-embed-text-v2%3A0/invoke', t, 256]).sort());
+
+    bedrock.reset();
+    const many = Array.from({ length: 100 }, (_, i) => `text ${i}`);
+    const cohere = await post('/v1/embeddings', { model: 'cohere-embed', input: many, encoding_format: 'base64' });
+    assert.equal(cohere.statusCode, 200, cohere.body);
+    assert.deepEqual(bedrock.requests.map((r) => [r.body.texts.length, r.body.input_type]), [[96, 'search_document'], [4, 'search_document']]);
+    const last = Buffer.from(cohere.json().data[99].embedding, 'base64');
+    assert.deepEqual(Array.from({ length: 8 }, (_, i) => last.readFloatLE(i * 4)), embeddingFor('text 99', 8).map((v) => Math.fround(v)));
+    assert.equal(cohere.json().usage.prompt_tokens, many.reduce((n, t) => n + estimateTokens(t), 0), 'Bedrock\'s token count header');
+
+    const v4 = await post('/v1/embeddings', { model: 'cohere-embed-4', input: 'alpha', dimensions: 4, encoding_format: 'float' });
+    assert.equal(v4.statusCode, 200, v4.body);
+    assert.equal(bedrock.requests.at(-1)!.body.output_dimension, 4);
+    assert.deepEqual(v4.json().data[0].embedding, embeddingFor('alpha', 4));
+
+    bedrock.reset();
+    const sized = await post('/v1/embeddings', { model: 'cohere-embed', input: 'alpha', dimensions: 4 });
+    assert.equal(sized.statusCode, 400, sized.body);
+    assert.equal(sized.json().error.param, 'dimensions');
+    assert.match(sized.json().error.message, /not a setting of Cohere Embed v3/);
+    const ids = await post('/v1/embeddings', { model: 'titan-embed', input: [[1, 2]] });
+    assert.equal(ids.statusCode, 400, ids.body);
+    assert.match(ids.json().error.message, /token ids cannot be embedded by the Titan model on Bedrock/);
+    assert.equal(bedrock.requests.length, 0, 'refused before any call');
+    const wrongSize = await post('/v1/embeddings', { model: 'titan-embed', input: 'alpha', dimensions: 7 });
+    assert.equal(wrongSize.statusCode, 400, wrongSize.body);
+    assert.match(wrongSize.json().error.message, /ValidationException.*dimensions/, 'Bedrock\'s own refusal, named');
+
+    const gemini = await post('/v1beta/models/titan-embed:batchEmbedContents', { requests: [{ content: { parts: [{ text: 'alpha' }] }, outputDimensionality: 256 }, { content: { parts: [{ text: 'beta gamma' }] }, outputDimensionality: 256 }] });
+    assert.equal(gemini.statusCode, 200, gemini.body);
+    assert.deepEqual(gemini.json().embeddings.map((e: any) => e.values), [embeddingFor('alpha', 256), embeddingFor('beta gamma', 256)]);
+
+    await gateway.deps.requestLog!.flush();
+    const rows = await gateway.store.requestLog.list({ userId, limit: 50 });
+    assert.equal(rows.find((r) => r.model === 'titan-embed' && r.status === 200 && r.path === '/v1/embeddings')!.inputTokens, tokens);
   });
 
   test('a Converse model: tool history without tool definitions gets definitions, an unsupported field is refused by name', async () => {
