@@ -8,6 +8,7 @@
 // `us.anthropic.…`) goes in the path.
 import { readBody } from '../../relay/read-body.ts';
 import { bufferedAnswer } from '../buffered-answer.ts';
+import { callsInGroups } from '../calls-in-groups.ts';
 import { HttpUpstream } from '../http-upstream.ts';
 import type { ModelInfo, Operation, Provider, ProviderRequest, ProviderResponse, RoutingSettings } from '../provider.ts';
 import type { TranslationSettings } from '../../protocols/translation.ts';
@@ -132,16 +133,10 @@ export class BedrockProvider implements Provider {
       throw error;
     }
     const path = `/model/${encodeURIComponent(request.upstreamModel)}/invoke`;
-    const answers: { body: unknown; headerTokens?: number }[] = [];
-    for (let start = 0; start < plan.bodies.length; start += EMBEDDING_CALLS_AT_ONCE) {
-      const settled = await Promise.allSettled(plan.bodies.slice(start, start + EMBEDDING_CALLS_AT_ONCE).map((body) => this.invokeEmbedding(path, body, request)));
-      const thrown = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (thrown) throw thrown.reason;
-      for (const { value } of settled as PromiseFulfilledResult<Awaited<ReturnType<BedrockProvider['invokeEmbedding']>>>[]) {
-        if ('failed' in value) return value.failed;
-        answers.push(value);
-      }
-    }
+    const results = await callsInGroups(plan.bodies, EMBEDDING_CALLS_AT_ONCE, (body) => this.invokeEmbedding(path, body, request), (result) => 'failed' in result);
+    const failure = results.find((result) => 'failed' in result);
+    if (failure && 'failed' in failure) return failure.failed;
+    const answers = results as { body: unknown; headerTokens?: number }[];
     const answer = embeddingAnswer(family, plan, answers);
     if (!answer) {
       const body = { error: { message: `Bedrock answered InvokeModel for ${request.upstreamModel} without the ${plan.texts} embedding${plan.texts === 1 ? '' : 's'} asked for.`, type: 'api_error', param: null, code: null } };

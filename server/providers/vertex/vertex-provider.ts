@@ -12,6 +12,7 @@ import type { TranslationSettings } from '../../protocols/translation.ts';
 import { VERTEX_CLAUDE_FEATURES } from '../cloud-claude/claude-features.ts';
 import { cloudClaudeBody } from '../cloud-claude/claude-request-body.ts';
 import { bufferedAnswer } from '../buffered-answer.ts';
+import { callsInGroups } from '../calls-in-groups.ts';
 import { TokenRefusedError } from './service-account-token.ts';
 import { vertexErrorAnswer } from './vertex-errors.ts';
 import { embeddingCalls, geminiEmbeddingAnswer } from './vertex-embeddings.ts';
@@ -120,26 +121,20 @@ export class VertexProvider implements Provider {
     if (token.refused) return token.refused;
     const path = `${this.prefix}/google/models/${encodeURIComponent(request.upstreamModel)}:${calls.api}`;
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${token.value}` };
-    const answers: unknown[] = [];
-    for (let start = 0; start < calls.bodies.length; start += EMBEDDING_CALLS_AT_ONCE) {
-      const sent = calls.bodies.slice(start, start + EMBEDDING_CALLS_AT_ONCE).map(async (body) => {
-        const response = await this.upstream.request('POST', path, Buffer.from(JSON.stringify(body)), { ...headers }, request.signal);
-        const bytes = await readBody(response.body, response.status < 400 ? MAX_EMBEDDINGS_BODY : MAX_ERROR_BODY);
-        return { response, bytes };
-      });
-      // Every call of the group is read to its end (no body left unread on a pooled connection).
-      const settled = await Promise.allSettled(sent);
-      const thrown = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (thrown) throw thrown.reason;
-      for (const { value } of settled as PromiseFulfilledResult<{ response: ProviderResponse; bytes: Buffer }>[]) {
-        if (value.response.status >= 400) return vertexErrorAnswer(value.response.status, value.response.headers, value.bytes, 'gemini');
-        try {
-          answers.push(JSON.parse(value.bytes.toString('utf8')));
-        } catch {
-          answers.push(undefined);
-        }
+    const call = async (body: unknown) => {
+      const response = await this.upstream.request('POST', path, Buffer.from(JSON.stringify(body)), { ...headers }, request.signal);
+      return { response, bytes: await readBody(response.body, response.status < 400 ? MAX_EMBEDDINGS_BODY : MAX_ERROR_BODY) };
+    };
+    const results = await callsInGroups(calls.bodies, EMBEDDING_CALLS_AT_ONCE, call, (result) => result.response.status >= 400);
+    const failure = results.find((result) => result.response.status >= 400);
+    if (failure) return vertexErrorAnswer(failure.response.status, failure.response.headers, failure.bytes, 'gemini');
+    const answers = results.map((result) => {
+      try {
+        return JSON.parse(result.bytes.toString('utf8')) as unknown;
+      } catch {
+        return undefined;
       }
-    }
+    });
     const texts = batch ? (request.json.requests as unknown[]).length : 1;
     const answer = geminiEmbeddingAnswer(calls.api, answers, texts, batch);
     if (!answer) return googleError(502, 'UNAVAILABLE', `Vertex AI answered :${calls.api} for ${request.upstreamModel} without the ${texts} embedding${texts === 1 ? '' : 's'} asked for.`);

@@ -197,6 +197,13 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     assert.equal(wrongSize.statusCode, 400, wrongSize.body);
     assert.match(wrongSize.json().error.message, /ValidationException.*dimensions/, 'Bedrock\'s own refusal, named');
 
+    bedrock.reset();
+    bedrock.failNext({ status: 429, type: 'ThrottlingException', message: 'Too many requests, please wait before trying again.' });
+    const throttled = await post('/v1/embeddings', { model: 'titan-embed', input: texts });
+    assert.equal(throttled.statusCode, 429, throttled.body);
+    assert.match(throttled.json().error.message, /ThrottlingException/);
+    assert.equal(bedrock.requests.length, 3, 'the calls of the group all went (and were read); none after it');
+
     const gemini = await post('/v1beta/models/titan-embed:batchEmbedContents', { requests: [{ content: { parts: [{ text: 'alpha' }] }, outputDimensionality: 256 }, { content: { parts: [{ text: 'beta gamma' }] }, outputDimensionality: 256 }] });
     assert.equal(gemini.statusCode, 200, gemini.body);
     assert.deepEqual(gemini.json().embeddings.map((e: any) => e.values), [embeddingFor('alpha', 256), embeddingFor('beta gamma', 256)]);
