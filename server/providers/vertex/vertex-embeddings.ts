@@ -18,8 +18,9 @@ export function embeddingApiOf(model: string): VertexEmbeddingApi {
   return model.includes('gemini') && !model.startsWith('gemini-embedding-001') ? 'embedContent' : 'predict';
 }
 
-function textsPerCall(model: string, api: VertexEmbeddingApi): number {
-  return api === 'embedContent' || model.startsWith('gemini-embedding-001') ? 1 : MAX_INSTANCES;
+/** Texts one :predict call of the model takes (Vertex documents one for gemini-embedding-001). */
+function textsPerCall(model: string): number {
+  return model.startsWith('gemini-embedding-001') ? 1 : MAX_INSTANCES;
 }
 
 interface EmbeddingItem {
@@ -77,7 +78,7 @@ export function embeddingCalls(model: string, body: Json, batch: boolean): Embed
     };
   }
   // One call holds texts of one vector size (a parameter of the call), up to the model's limit.
-  const limit = textsPerCall(model, api);
+  const limit = textsPerCall(model);
   const groups: EmbeddingItem[][] = [];
   for (const item of items) {
     const current = groups.at(-1);
