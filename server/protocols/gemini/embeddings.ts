@@ -9,11 +9,12 @@ import type { Json } from '../../../core/protocol/chat-types.ts';
 import { tokensFromChars } from '../../usage/estimate-tokens.ts';
 import { asNumber, asRecord, isUnset } from '../shared/json-values.ts';
 import { identityStream } from '../shared/identity-stream.ts';
-import { embeddingDimensions, embeddingEncoding, embeddingTexts, openAiEmbeddingList, type EmbeddingEncoding } from '../shared/openai-embeddings.ts';
+import { embeddingDimensions, embeddingEncoding, embeddingTexts, openAiEmbeddingList, type EmbeddingEncoding, type Refuse } from '../shared/openai-embeddings.ts';
 import { refuse, unrepresentable } from '../shared/translation-error.ts';
 import type { Translator } from '../translation.ts';
 
-function contentText(content: unknown, field: string): string {
+/** The text a Gemini embedding request's content stands for: its text parts, one a line (any other part is refused). */
+export function embeddingContentText(content: unknown, field: string, refuse: Refuse): string {
   const parts = asRecord(content).parts;
   if (!Array.isArray(parts) || parts.length === 0) refuse(`${field}.parts`, 'must be a non-empty list of text parts.');
   return parts
@@ -24,6 +25,8 @@ function contentText(content: unknown, field: string): string {
     })
     .join('\n');
 }
+
+const contentText = (content: unknown, field: string): string => embeddingContentText(content, field, refuse);
 
 function dimensions(body: Json, field: string): Json {
   const value = body.outputDimensionality;

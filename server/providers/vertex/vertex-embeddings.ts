@@ -7,6 +7,7 @@
 // and their answers back into the Gemini API's shape, with the tokens Vertex counted as
 // usageMetadata (which usage reads).
 import type { Json } from '../../../core/protocol/chat-types.ts';
+import { embeddingContentText } from '../../protocols/gemini/embeddings.ts';
 
 /** Texts in one :predict call, at most (Vertex's text embeddings API). */
 const MAX_INSTANCES = 250;
@@ -30,21 +31,21 @@ interface EmbeddingItem {
   dimensions?: number;
 }
 
-/** What one Gemini request asks: its text (text parts only), task type, title and vector size. */
-function itemOf(request: unknown, field: string): EmbeddingItem | string {
+/** A request field the model cannot take: `field: why`. */
+class Refusal extends Error {}
+
+const refuse = (field: string, why: string): never => {
+  throw new Refusal(`${field}: ${why}`);
+};
+
+/** What one Gemini request asks: its text, task type, title and vector size. */
+function itemOf(request: unknown, field: string): EmbeddingItem {
   const record = (request ?? {}) as Json;
-  const parts = (record.content as Json | undefined)?.parts;
-  if (!Array.isArray(parts) || parts.length === 0) return `${field}.content.parts must be a non-empty list of text parts.`;
-  const texts: string[] = [];
-  for (const [i, part] of parts.entries()) {
-    const text = (part as Json | null)?.text;
-    if (typeof text !== 'string') return `${field}.content.parts[${i}]: the embedding model takes text parts only.`;
-    texts.push(text);
-  }
+  const text = embeddingContentText(record.content, `${field}.content`, refuse);
   const dimensions = record.outputDimensionality;
-  if (dimensions !== undefined && dimensions !== null && !(Number.isInteger(dimensions) && (dimensions as number) > 0)) return `${field}.outputDimensionality must be a whole number above 0.`;
+  if (dimensions !== undefined && dimensions !== null && !(Number.isInteger(dimensions) && (dimensions as number) > 0)) throw new Refusal(`${field}.outputDimensionality must be a whole number above 0.`);
   return {
-    text: texts.join('\n'),
+    text,
     ...(typeof record.taskType === 'string' ? { taskType: record.taskType } : {}),
     ...(typeof record.title === 'string' ? { title: record.title } : {}),
     ...(typeof dimensions === 'number' ? { dimensions } : {}),
@@ -61,11 +62,12 @@ export interface EmbeddingCalls {
 export function embeddingCalls(model: string, body: Json, batch: boolean): EmbeddingCalls | { refusal: string } {
   const requests = batch ? body.requests : [body];
   if (!Array.isArray(requests) || requests.length === 0) return { refusal: 'requests must be a non-empty list of embedContent requests.' };
-  const items: EmbeddingItem[] = [];
-  for (const [i, request] of requests.entries()) {
-    const item = itemOf(request, batch ? `requests[${i}]` : 'request');
-    if (typeof item === 'string') return { refusal: item };
-    items.push(item);
+  let items: EmbeddingItem[];
+  try {
+    items = requests.map((request, i) => itemOf(request, batch ? `requests[${i}]` : 'request'));
+  } catch (error) {
+    if (error instanceof Refusal) return { refusal: error.message };
+    throw error;
   }
   const api = embeddingApiOf(model);
   if (api === 'embedContent') {
