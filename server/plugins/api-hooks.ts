@@ -19,6 +19,7 @@ import type { AuthContext } from '../auth/key-authenticator.ts';
 import { costOf, recordedClasses } from '../usage/request-cost-of.ts';
 import { imagesAsked } from '../usage/images-asked.ts';
 import { recordRequestUsage } from '../usage/record-usage.ts';
+import { queryValue } from '../query-value.ts';
 
 export function registerApiHooks(app: FastifyInstance, deps: GatewayDeps): void {
   app.decorateRequest('gateway', null as never);
@@ -220,11 +221,7 @@ export function recordUsageOnce(deps: GatewayDeps, request: ApiRequest, status: 
 }
 
 function geminiKey(request: ApiRequest): string {
-  const query = request.url.indexOf('?');
-  // Most queries are only ?alt=sse: parsed when a key may be in it (written out or percent-encoded).
-  const mayHoldKey = query !== -1 && (request.url.indexOf('key=', query) !== -1 || request.url.indexOf('%', query) !== -1);
-  const queryKey = mayHoldKey ? (new URLSearchParams(request.url.slice(query + 1)).get('key') ?? undefined) : undefined;
-  return extractGeminiKey({ authorization: request.headers.authorization, googApiKey: request.headers['x-goog-api-key'] as string | undefined, queryKey });
+  return extractGeminiKey({ authorization: request.headers.authorization, googApiKey: request.headers['x-goog-api-key'] as string | undefined, queryKey: queryValue(request.url, 'key') });
 }
 
 /**

@@ -13,6 +13,7 @@ import type { ModelInfo, ModelKind, Operation } from '../providers/provider.ts';
 import type { FastLane } from '../fast-lane/fast-lane.ts';
 import { registerApiRoute } from './api-route.ts';
 import { forwardToProvider } from './forward-to-provider.ts';
+import { queryValue } from '../query-value.ts';
 
 const GENERATION = ['generateContent', 'streamGenerateContent', 'countTokens'];
 const EMBEDDING = ['embedContent', 'batchEmbedContents'];
@@ -36,16 +37,15 @@ function geminiModel(model: ModelInfo) {
 
 /** `/v1beta/models/{model}:{method}` -> its parts (the model may carry a `models/` prefix, percent-encoded). */
 function target(url: string): { model: string; method: string } {
-  const path = url.split('?', 1)[0]!;
-  const last = decodeURIComponent(path.slice(path.lastIndexOf('/models/') + '/models/'.length));
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const encoded = path.slice(path.lastIndexOf('/models/') + '/models/'.length);
+  const last = encoded.indexOf('%') === -1 ? encoded : decodeURIComponent(encoded);
   const colon = last.lastIndexOf(':');
   return colon === -1 ? { model: last, method: '' } : { model: last.slice(0, colon), method: last.slice(colon + 1) };
 }
 
-function wantsSse(url: string): boolean {
-  const query = url.indexOf('?');
-  return query !== -1 && new URLSearchParams(url.slice(query + 1)).get('alt') === 'sse';
-}
+const wantsSse = (url: string): boolean => queryValue(url, 'alt') === 'sse';
 
 export function geminiGenerateRoute(deps: GatewayDeps): ApiRoute {
   return {

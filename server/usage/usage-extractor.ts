@@ -154,19 +154,20 @@ export class StreamUsage implements TokenCounts {
       return;
     }
     if (this.surface === 'messages') {
+      // Only the start and the deltas report usage: the classes are worked out when one does.
       const start = event.message?.usage as Json | undefined;
       if (event.type === 'message_start' && start) {
         this.inputTokens = messagesInput(start);
         this.outputTokens = n(start.output_tokens);
         this.messagesUsage = { ...start };
-      }
-      if (event.type === 'message_delta' && event.usage) {
+        this.usageClasses = usageClassesOf('messages', this.messagesUsage);
+      } else if (event.type === 'message_delta' && event.usage) {
         const usage = event.usage as Json;
         if (usage.input_tokens !== undefined) this.inputTokens = messagesInput(usage);
         if (usage.output_tokens !== undefined) this.outputTokens = n(usage.output_tokens);
         this.messagesUsage = { ...this.messagesUsage, ...Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== null && v !== undefined)) };
+        this.usageClasses = usageClassesOf('messages', this.messagesUsage);
       }
-      if (this.messagesUsage) this.usageClasses = usageClassesOf('messages', this.messagesUsage);
       return;
     }
     if (event.usage) {
