@@ -6,7 +6,7 @@
 const CHARS_PER_TOKEN = 4;
 const MAX_NODES = 200_000;
 /** Keys whose strings are not prompt text (ids, model names, end-user ids, inline file data, formats). */
-const NOT_TEXT = new Set(['model', 'id', 'tool_use_id', 'tool_call_id', 'data', 'url', 'image_url', 'signature', 'media_type', 'type', 'role', 'user', 'encoding_format']);
+const NOT_TEXT = new Set(['model', 'id', 'tool_use_id', 'tool_call_id', 'data', 'url', 'image_url', 'signature', 'media_type', 'type', 'role', 'user', 'encoding_format', 'input_type', 'taskType']);
 
 export function tokensFromChars(chars: number): number {
   return chars > 0 ? Math.ceil(chars / CHARS_PER_TOKEN) : 0;

@@ -3,13 +3,16 @@
 //   upstream (or the demo): the contents' text becomes `input`, outputDimensionality `dimensions`,
 //   and the vectors come back as {embedding: {values}} or {embeddings: [{values}]}.
 // - /v1/embeddings for an embedding model of a `gemini` upstream: every text of `input` becomes one
-//   request of a batchEmbedContents call, `dimensions` their outputDimensionality, and the vectors
-//   come back as OpenAI's list, as floats or as base64 (what the official SDKs ask for).
+//   request of a batchEmbedContents call, `dimensions` their outputDimensionality, `input_type` their
+//   taskType, and the vectors come back as OpenAI's list, as floats or as base64 (what the official
+//   SDKs ask for).
+// An OpenAI-style upstream embeds every text alike: a Gemini request's taskType has nothing to
+// become there (Bedrock's Cohere Embed reads it itself, providers/bedrock/bedrock-embeddings.ts).
 import type { Json } from '../../../core/protocol/chat-types.ts';
 import { tokensFromChars } from '../../usage/estimate-tokens.ts';
 import { asNumber, asRecord, isUnset } from '../shared/json-values.ts';
 import { identityStream } from '../shared/identity-stream.ts';
-import { embeddingDimensions, embeddingEncoding, embeddingTexts, openAiEmbeddingList, type EmbeddingEncoding, type Refuse } from '../shared/openai-embeddings.ts';
+import { embeddingDimensions, embeddingEncoding, embeddingInputType, embeddingTexts, openAiEmbeddingList, type EmbeddingEncoding, type EmbeddingInputType, type Refuse } from '../shared/openai-embeddings.ts';
 import { refuse, unrepresentable } from '../shared/translation-error.ts';
 import type { Translator } from '../translation.ts';
 
@@ -27,6 +30,30 @@ export function embeddingContentText(content: unknown, field: string, refuse: Re
 }
 
 const contentText = (content: unknown, field: string): string => embeddingContentText(content, field, refuse);
+
+/** OpenAI's input_type (Cohere's names) as the Gemini API's taskType. */
+const TASK_OF_INPUT_TYPE: Record<EmbeddingInputType, string> = {
+  search_document: 'RETRIEVAL_DOCUMENT',
+  search_query: 'RETRIEVAL_QUERY',
+  classification: 'CLASSIFICATION',
+  clustering: 'CLUSTERING',
+};
+
+/** The Gemini API's taskType as an input type; the tasks with no counterpart (SEMANTIC_SIMILARITY, unset) have none. */
+const INPUT_TYPE_OF_TASK: Readonly<Record<string, EmbeddingInputType>> = {
+  RETRIEVAL_DOCUMENT: 'search_document',
+  RETRIEVAL_QUERY: 'search_query',
+  // The question, the claim and the code query are what is searched with.
+  QUESTION_ANSWERING: 'search_query',
+  FACT_VERIFICATION: 'search_query',
+  CODE_RETRIEVAL_QUERY: 'search_query',
+  CLASSIFICATION: 'classification',
+  CLUSTERING: 'clustering',
+};
+
+export function inputTypeOfTask(taskType: unknown): EmbeddingInputType | undefined {
+  return typeof taskType === 'string' && Object.hasOwn(INPUT_TYPE_OF_TASK, taskType) ? INPUT_TYPE_OF_TASK[taskType] : undefined;
+}
 
 function dimensions(body: Json, field: string): Json {
   const value = body.outputDimensionality;
@@ -81,9 +108,10 @@ function openAiToGemini(client: { model: unknown; texts: string[]; encoding: Emb
     upstreamSurface: 'gemini',
     request(body, upstreamModel) {
       const dimensions = embeddingDimensions(body, refuse);
-      const size = dimensions === undefined ? {} : { outputDimensionality: dimensions };
+      const inputType = embeddingInputType(body, refuse);
+      const settings = { ...(inputType ? { taskType: TASK_OF_INPUT_TYPE[inputType] } : {}), ...(dimensions === undefined ? {} : { outputDimensionality: dimensions }) };
       // The API wants each request to name the model of the call.
-      return { requests: embeddingTexts(body.input, refuse, GEMINI).map((text) => ({ model: `models/${upstreamModel}`, content: { parts: [{ text }] }, ...size })) };
+      return { requests: embeddingTexts(body.input, refuse, GEMINI).map((text) => ({ model: `models/${upstreamModel}`, content: { parts: [{ text }] }, ...settings })) };
     },
     response(body) {
       const embeddings = Array.isArray(body.embeddings) ? body.embeddings : [];

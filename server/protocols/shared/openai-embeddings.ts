@@ -1,5 +1,5 @@
 // OpenAI's embeddings API seen from an upstream that speaks another one: the texts a request asks
-// for, its vector size and encoding, and the list it answers with (floats, or base64 of
+// for, its vector size, encoding and input type, and the list it answers with (floats, or base64 of
 // little-endian 32-bit floats, what the official SDKs ask for unless told otherwise). `refuse`
 // names the field a request cannot be served with (a translation's 400, or a provider's).
 import type { Json } from '../../../core/protocol/chat-types.ts';
@@ -32,6 +32,22 @@ export function embeddingDimensions(body: Json, refuse: Refuse): number | undefi
   if (isUnset(dimensions)) return undefined;
   if (!(Number.isInteger(dimensions) && (dimensions as number) > 0)) refuse('dimensions', 'must be a whole number above 0.');
   return dimensions as number;
+}
+
+/**
+ * What the texts are embedded for. Asymmetric models (Cohere Embed, Google's) embed a search query
+ * and the documents it should find differently. OpenAI's API has no such field; the gateway takes
+ * Cohere's `input_type` (as LiteLLM does), which the Gemini API calls taskType.
+ */
+export const EMBEDDING_INPUT_TYPES = ['search_document', 'search_query', 'classification', 'clustering'] as const;
+export type EmbeddingInputType = (typeof EMBEDDING_INPUT_TYPES)[number];
+
+/** `input_type`, when set: one of EMBEDDING_INPUT_TYPES. */
+export function embeddingInputType(body: Json, refuse: Refuse): EmbeddingInputType | undefined {
+  const value = body.input_type;
+  if (isUnset(value)) return undefined;
+  if (!EMBEDDING_INPUT_TYPES.includes(value as EmbeddingInputType)) refuse('input_type', `must be one of ${EMBEDDING_INPUT_TYPES.join(', ')}.`);
+  return value as EmbeddingInputType;
 }
 
 function base64Floats(values: unknown[]): string {

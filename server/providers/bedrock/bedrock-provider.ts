@@ -2,7 +2,7 @@
 // it through the usual translation: Claude models through InvokeModel and
 // InvokeModelWithResponseStream (the body gets Bedrock's `anthropic_version` and the client's betas
 // as `anthropic_beta`), other models through Converse and ConverseStream (converse-exchange.ts);
-// Titan and Cohere embedding models through InvokeModel for /v1/embeddings (bedrock-embeddings.ts).
+// Titan and Cohere embedding models through InvokeModel for /v1/embeddings and Gemini clients' embedContent (bedrock-embeddings.ts).
 // Requests are signed with Signature Version 4 (service `bedrock`) from an access key, or carry a
 // Bedrock API key as Bearer. The model id (or a cross-region inference profile such as
 // `us.anthropic.…`) goes in the path.
@@ -19,11 +19,15 @@ import { awsErrorMessage, awsErrorName, mapAwsError, messagesErrorBody } from '.
 import { bedrockStreamAsSse } from './bedrock-stream.ts';
 import { converseAnswerAsMessages, converseBody, converseStreamAsSse } from './converse-exchange.ts';
 import { DEFAULT_TRANSLATION } from '../../protocols/translation.ts';
-import { EmbeddingRefusal, embeddingAnswer, embeddingFamilyOf, embeddingPlan, type EmbeddingPlan } from './bedrock-embeddings.ts';
+import { EmbeddingRefusal, embeddingAnswer, embeddingFamilyOf, embeddingPlan, geminiAnswerOfOpenAi, openAiBodyOfGemini, type EmbeddingPlan } from './bedrock-embeddings.ts';
+import { TranslationError } from '../../protocols/shared/translation-error.ts';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 const MAX_ERROR_BODY = 1024 * 1024;
 const MAX_ANSWER_BODY = 64 * 1024 * 1024;
+/** The operations an embedding model answers: OpenAI's embeddings, and the Gemini API's for its clients (their task type reaches Cohere). */
+const EMBEDDING_OPERATIONS: ReadonlySet<Operation> = new Set(['embeddings', 'gemini_embed', 'gemini_batch_embed']);
+
 /** InvokeModel calls of one embeddings request in flight at once. */
 const EMBEDDING_CALLS_AT_ONCE = 8;
 
@@ -74,12 +78,12 @@ export class BedrockProvider implements Provider {
   }
 
   supports(operation: Operation, upstreamModel?: string): boolean {
-    if (operation === 'embeddings') return upstreamModel === undefined || embeddingFamilyOf(upstreamModel) !== undefined;
+    if (EMBEDDING_OPERATIONS.has(operation)) return upstreamModel === undefined || embeddingFamilyOf(upstreamModel) !== undefined;
     return operation === 'messages' || operation === 'count_tokens';
   }
 
   async send(request: ProviderRequest): Promise<ProviderResponse> {
-    if (request.operation === 'embeddings') return this.embed(request);
+    if (EMBEDDING_OPERATIONS.has(request.operation)) return this.embed(request);
     const model = encodeURIComponent(request.upstreamModel);
     const counting = request.operation === 'count_tokens';
     const claude = isBedrockClaude(request.upstreamModel);
@@ -119,17 +123,22 @@ export class BedrockProvider implements Provider {
     return { status: response.status, headers: { ...rest, 'content-type': 'text/event-stream' }, body: events };
   }
 
-  /** An OpenAI embeddings request as the InvokeModel calls its model takes, answered as OpenAI's list. */
+  /**
+   * An embeddings request (OpenAI's, or a Gemini client's embedContent / batchEmbedContents) as the
+   * InvokeModel calls its model takes, answered in the request's own protocol.
+   */
   private async embed(request: ProviderRequest): Promise<ProviderResponse> {
     const refusal = (message: string, param: string | null) =>
       bufferedAnswer(400, { 'x-should-retry': 'false' }, Buffer.from(JSON.stringify({ error: { message, type: 'invalid_request_error', param, code: null } })));
     const family = embeddingFamilyOf(request.upstreamModel);
     if (!family) return refusal(`${request.upstreamModel} is not an embedding model the gateway knows on Bedrock (Titan Text Embeddings, Cohere Embed).`, 'model');
+    const gemini = request.operation !== 'embeddings';
+    const batch = request.operation === 'gemini_batch_embed';
     let plan: EmbeddingPlan;
     try {
-      plan = embeddingPlan(family, request.upstreamModel, request.json);
+      plan = embeddingPlan(family, request.upstreamModel, gemini ? openAiBodyOfGemini(family, request.upstreamModel, request.json, batch) : request.json);
     } catch (error) {
-      if (error instanceof EmbeddingRefusal) return refusal(`${request.upstreamModel} on Bedrock: ${error.message}`, error.field);
+      if (error instanceof EmbeddingRefusal || error instanceof TranslationError) return refusal(`${request.upstreamModel} on Bedrock: ${error.message}`, error.field);
       throw error;
     }
     const path = `/model/${encodeURIComponent(request.upstreamModel)}/invoke`;
@@ -142,7 +151,7 @@ export class BedrockProvider implements Provider {
       const body = { error: { message: `Bedrock answered InvokeModel for ${request.upstreamModel} without the ${plan.texts} embedding${plan.texts === 1 ? '' : 's'} asked for.`, type: 'api_error', param: null, code: null } };
       return bufferedAnswer(502, { 'x-should-retry': 'true' }, Buffer.from(JSON.stringify(body)));
     }
-    return bufferedAnswer(200, {}, Buffer.from(JSON.stringify(answer)));
+    return bufferedAnswer(200, {}, Buffer.from(JSON.stringify(gemini ? geminiAnswerOfOpenAi(answer, batch) : answer)));
   }
 
   /** One signed InvokeModel call of an embedding model: its parsed answer and Bedrock's token count, or the error answer. */

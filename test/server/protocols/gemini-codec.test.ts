@@ -770,6 +770,21 @@ describe('/v1/embeddings for a Gemini embedding model (batchEmbedContents upstre
     assert.deepEqual(bound(one).request(one, 'e', DEFAULT_TRANSLATION), { requests: [{ model: 'models/e', content: { parts: [{ text: 'solo' }] } }] });
   });
 
+  test('input_type (Cohere\'s names, which OpenAI\'s API lacks) becomes every request\'s taskType; an unknown one is refused', () => {
+    const pairs = [['search_query', 'RETRIEVAL_QUERY'], ['search_document', 'RETRIEVAL_DOCUMENT'], ['classification', 'CLASSIFICATION'], ['clustering', 'CLUSTERING']];
+    for (const [inputType, taskType] of pairs) {
+      const body = { model: 'embed', input: ['q', 'r'], input_type: inputType };
+      assert.deepEqual(
+        (bound(body).request(body, 'e', DEFAULT_TRANSLATION).requests as Json[]).map((r) => r.taskType),
+        [taskType, taskType],
+      );
+    }
+    const wrong = { model: 'embed', input: 'q', input_type: 'query' };
+    const refused = refusal(() => bound(wrong).request(wrong, 'e', DEFAULT_TRANSLATION));
+    assert.equal(refused.field, 'input_type');
+    assert.match(refused.message, /search_document, search_query, classification, clustering/);
+  });
+
   test('the answer: OpenAI\'s list in input order, the client\'s model name, usage estimated at four characters a token unless reported', () => {
     const body = { model: 'embed', input: ['abcd', 'efghi'] };
     const answer = bound(body).response({ embeddings: [{ values: [0.5, -1] }, { values: [0.25, 2] }] }, { created: 0 });

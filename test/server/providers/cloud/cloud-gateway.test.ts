@@ -213,6 +213,63 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     assert.equal(rows.find((r) => r.model === 'titan-embed' && r.status === 200 && r.path === '/v1/embeddings')!.inputTokens, tokens);
   });
 
+  test('embedding input types: OpenAI clients\' input_type and Gemini clients\' taskType reach Cohere Embed (documents unless told) and Vertex; refused where a model has none or a batch mixes them', async () => {
+    bedrock.reset();
+    const query = await post('/v1/embeddings', { model: 'cohere-embed', input: ['where is my order'], input_type: 'search_query', encoding_format: 'float' });
+    assert.equal(query.statusCode, 200, query.body);
+    assert.deepEqual(bedrock.requests.map((r) => r.body.input_type), ['search_query']);
+    assert.deepEqual(query.json().data[0].embedding, embeddingFor('where is my order', 8));
+
+    bedrock.reset();
+    const unknown = await post('/v1/embeddings', { model: 'cohere-embed', input: 'x', input_type: 'query' });
+    assert.equal(unknown.statusCode, 400, unknown.body);
+    assert.equal(unknown.json().error.param, 'input_type');
+    assert.match(unknown.json().error.message, /must be one of search_document, search_query, classification, clustering/);
+    const titan = await post('/v1/embeddings', { model: 'titan-embed', input: 'x', input_type: 'search_query' });
+    assert.equal(titan.statusCode, 400, titan.body);
+    assert.equal(titan.json().error.param, 'input_type');
+    assert.match(titan.json().error.message, /not a setting of Titan Text Embeddings/);
+    assert.equal(bedrock.requests.length, 0, 'refused before any call');
+
+    // A Gemini client (LangChain's Google embeddings set taskType on every call) served by Cohere on Bedrock.
+    const single = await post('/v1beta/models/cohere-embed:embedContent', { content: { parts: [{ text: 'where is my order' }] }, taskType: 'RETRIEVAL_QUERY' });
+    assert.equal(single.statusCode, 200, single.body);
+    assert.deepEqual(single.json().embedding.values, embeddingFor('where is my order', 8));
+    const batch = await post('/v1beta/models/cohere-embed:batchEmbedContents', {
+      requests: ['doc one', 'doc two'].map((text) => ({ model: 'models/cohere-embed', content: { parts: [{ text }] }, taskType: 'RETRIEVAL_DOCUMENT' })),
+    });
+    assert.equal(batch.statusCode, 200, batch.body);
+    assert.deepEqual(batch.json().embeddings.map((e: any) => e.values), [embeddingFor('doc one', 8), embeddingFor('doc two', 8)]);
+    const similarity = await post('/v1beta/models/cohere-embed:embedContent', { content: { parts: [{ text: 'x' }] }, taskType: 'SEMANTIC_SIMILARITY' });
+    assert.equal(similarity.statusCode, 200, similarity.body);
+    assert.deepEqual(bedrock.requests.map((r) => [r.body.texts, r.body.input_type]), [
+      [['where is my order'], 'search_query'],
+      [['doc one', 'doc two'], 'search_document'],
+      [['x'], 'search_document'],
+    ]);
+
+    bedrock.reset();
+    const mixed = await post('/v1beta/models/cohere-embed:batchEmbedContents', {
+      requests: [{ content: { parts: [{ text: 'a' }] }, taskType: 'RETRIEVAL_DOCUMENT' }, { content: { parts: [{ text: 'b' }] }, taskType: 'RETRIEVAL_QUERY' }],
+    });
+    assert.equal(mixed.statusCode, 400, mixed.body);
+    assert.equal(mixed.json().error.status, 'INVALID_ARGUMENT', 'in the Gemini API\'s own error shape');
+    assert.match(mixed.json().error.message, /requests\[1\]\.taskType.*Send one batch per task type/);
+    const titanTask = await post('/v1beta/models/titan-embed:embedContent', { content: { parts: [{ text: 'a' }] }, taskType: 'RETRIEVAL_QUERY' });
+    assert.equal(titanTask.statusCode, 200, titanTask.body);
+    assert.deepEqual(bedrock.requests.map((r) => r.body), [{ inputText: 'a' }], 'Titan embeds every text alike: the task is not sent');
+
+    vertex.reset();
+    const toVertex = await post('/v1/embeddings', { model: 'embed-vertex', input: ['a', 'b'], input_type: 'search_query', encoding_format: 'float' });
+    assert.equal(toVertex.statusCode, 200, toVertex.body);
+    assert.deepEqual(vertex.requests.map((r) => r.body.instances.map((i: any) => i.task_type)), [['RETRIEVAL_QUERY', 'RETRIEVAL_QUERY']]);
+
+    await gateway.deps.requestLog!.flush();
+    const rows = await gateway.store.requestLog.list({ userId, limit: 100 });
+    const geminiRows = rows.filter((r) => r.model === 'cohere-embed' && r.path === '/v1beta/models/cohere-embed:embedContent' && r.status === 200);
+    assert.deepEqual(geminiRows.map((r) => r.inputTokens).sort((a, b) => a - b), [estimateTokens('x'), estimateTokens('where is my order')].sort((a, b) => a - b), 'Bedrock\'s token counts, for a Gemini client too');
+  });
+
   test('a Converse model: tool history without tool definitions gets definitions, an unsupported field is refused by name', async () => {
     const history = [
       { role: 'user', content: 'weather?' },
