@@ -105,13 +105,15 @@ export function openAiBodyOfGemini(family: BedrockEmbeddingFamily, upstreamModel
   const openAi = (batch ? GEMINI_BATCH_EMBED_TO_OPENAI : GEMINI_EMBED_TO_OPENAI).request(body, upstreamModel, DEFAULT_TRANSLATION);
   if (family !== 'cohere') return openAi;
   const requests: Json[] = batch ? (body.requests as Json[]) : [body];
-  const inputType = inputTypeOfTask(requests[0]?.taskType);
+  // A task without a Cohere type (unset, SEMANTIC_SIMILARITY) is embedded as a document, as by default.
+  const inputTypeOf = (request: Json | undefined) => inputTypeOfTask(request?.taskType) ?? 'search_document';
+  const inputType = inputTypeOf(requests[0]);
   requests.forEach((request, i) => {
-    if (inputTypeOfTask(request?.taskType) !== inputType) {
+    if (inputTypeOf(request) !== inputType) {
       refuse(`requests[${i}].taskType`, 'asks for another kind of embedding than requests[0]; Cohere Embed embeds one call\'s texts alike. Send one batch per task type.');
     }
   });
-  return inputType ? { ...openAi, input_type: inputType } : openAi;
+  return { ...openAi, input_type: inputType };
 }
 
 /** The Gemini API's answer from OpenAI's list (float vectors), with its tokens as usageMetadata. */

@@ -236,7 +236,8 @@ describe('bedrock, vertex and azure providers serve every client protocol', { ti
     assert.equal(single.statusCode, 200, single.body);
     assert.deepEqual(single.json().embedding.values, embeddingFor('where is my order', 8));
     const batch = await post('/v1beta/models/cohere-embed:batchEmbedContents', {
-      requests: ['doc one', 'doc two'].map((text) => ({ model: 'models/cohere-embed', content: { parts: [{ text }] }, taskType: 'RETRIEVAL_DOCUMENT' })),
+      // A document's task, or none (documents by default): one kind of embedding.
+      requests: [{ model: 'models/cohere-embed', content: { parts: [{ text: 'doc one' }] }, taskType: 'RETRIEVAL_DOCUMENT' }, { model: 'models/cohere-embed', content: { parts: [{ text: 'doc two' }] } }],
     });
     assert.equal(batch.statusCode, 200, batch.body);
     assert.deepEqual(batch.json().embeddings.map((e: any) => e.values), [embeddingFor('doc one', 8), embeddingFor('doc two', 8)]);
