@@ -1,8 +1,9 @@
 // The Gemini API both ways through a started gateway, with official clients on loopback:
 // - the @google/genai SDK (pinned 1.x) gets JSON and streamed answers from every kind of upstream
 //   (the demo, an openai upstream speaking chat completions, an anthropic one speaking messages, a
-//   gemini one), countTokens, embeddings, the model list; errors come in Gemini's envelope; the key
-//   works as x-goog-api-key, ?key= and Bearer and never shows in logs, the request log or errors;
+//   gemini one), countTokens, embeddings (a task type reaching Cohere Embed on a Bedrock fake), the
+//   model list; errors come in Gemini's envelope; the key works as x-goog-api-key, ?key= and
+//   Bearer and never shows in logs, the request log or errors;
 // - the openai SDK (chat completions and Responses) and @anthropic-ai/sdk get answers from a gemini
 //   upstream that checks thought signatures (as Gemini 3 does): a function call reaches the client
 //   with an id that carries its signature, the client's tool result goes back, and the upstream
@@ -15,6 +16,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, FunctionCallingConfigMode, GoogleGenAI } from '@google/genai';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
+import { FakeBedrock } from '../helpers/cloud/fake-bedrock.ts';
 import { FakeGemini } from '../helpers/fake-gemini.ts';
 import { embeddingFor } from '../helpers/fake-gemini-answers.ts';
 import { FakeUpstream, jsonReply, sseReply } from '../helpers/fake-upstream.ts';
@@ -22,7 +24,8 @@ import { GatewayProcess, isolateClientEnvironment } from '../helpers/gateway-pro
 import { chatFrames, chatJson, messagesFrames, messagesJson } from '../helpers/translation/protocol-frames.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-const UPSTREAM_KEYS = { UP_OPENAI: 'upstream-secret-openai', UP_ANTHROPIC: 'upstream-secret-anthropic', UP_GEMINI: 'upstream-secret-gemini' };
+const UPSTREAM_KEYS = { UP_OPENAI: 'upstream-secret-openai', UP_ANTHROPIC: 'upstream-secret-anthropic', UP_GEMINI: 'upstream-secret-gemini', UP_AWS_SECRET: 'upstream-secret-aws' };
+const AWS_KEY_ID = 'AKIAGENAITEST';
 const WEATHER_DECLARATION = { name: 'get_weather', description: 'Current weather', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
 function requestLogRows(gw: GatewayProcess): Array<Record<string, unknown>> {
@@ -48,6 +51,7 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
   let openaiUp: FakeUpstream;
   let anthropicUp: FakeUpstream;
   let fake: FakeGemini;
+  let bedrock: FakeBedrock;
   let gw: GatewayProcess;
   let key: string;
   let ai: GoogleGenAI;
@@ -58,6 +62,7 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
     openaiUp = await FakeUpstream.start();
     anthropicUp = await FakeUpstream.start();
     fake = await FakeGemini.start({ apiKeys: [UPSTREAM_KEYS.UP_GEMINI], checkThoughtSignatures: true });
+    bedrock = await FakeBedrock.start({ region: 'us-east-1', credentials: { accessKeyId: AWS_KEY_ID, secretAccessKey: UPSTREAM_KEYS.UP_AWS_SECRET } });
     gw = await GatewayProcess.start({
       providers: {
         providers: [
@@ -65,9 +70,10 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
           { name: 'oa', type: 'openai', baseUrl: `${openaiUp.url}/v1`, apiKeyEnv: 'UP_OPENAI', retries: 0, timeoutMs: 20_000, models: [{ name: 'via-chat', upstreamModel: 'gpt-up' }] },
           { name: 'an', type: 'anthropic', baseUrl: anthropicUp.url, apiKeyEnv: 'UP_ANTHROPIC', retries: 0, timeoutMs: 20_000, models: [{ name: 'via-messages', upstreamModel: 'claude-up' }] },
           { name: 'google', type: 'gemini', baseUrl: fake.url, apiKeyEnv: 'UP_GEMINI', retries: 0, timeoutMs: 20_000, models: ['gemini-2.5-flash', 'gemini-3-pro-preview', { name: 'gemini-embed', upstreamModel: 'gemini-embedding-001', kind: 'embedding' }] },
+          { name: 'aws', type: 'bedrock', region: 'us-east-1', baseUrl: bedrock.url, accessKeyIdEnv: 'UP_AWS_KEY_ID', secretAccessKeyEnv: 'UP_AWS_SECRET', retries: 0, timeoutMs: 20_000, models: [{ name: 'cohere-embed', upstreamModel: 'cohere.embed-english-v3', kind: 'embedding' }] },
         ],
       },
-      env: UPSTREAM_KEYS,
+      env: { ...UPSTREAM_KEYS, UP_AWS_KEY_ID: AWS_KEY_ID },
       // Debug: the logs hold everything the gateway writes about requests, so the key check below means something.
       logLevel: 'debug',
     });
@@ -78,10 +84,11 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
     openaiUp.reset();
     anthropicUp.reset();
     fake.reset();
+    bedrock.reset();
   });
   after(async () => {
     await gw?.cleanup();
-    await Promise.all([openaiUp?.close(), anthropicUp?.close(), fake?.close()]);
+    await Promise.all([openaiUp?.close(), anthropicUp?.close(), fake?.close(), bedrock?.close()]);
     restoreEnv?.();
     // Nothing the gateway wrote holds the client's key or an upstream's.
     if (gw) {
@@ -360,6 +367,17 @@ describe('@google/genai, openai and @anthropic-ai/sdk clients through the gatewa
       const many = await ai.models.embedContent({ model: 'demo-embedding', contents: ['first', 'second', 'third'] });
       assert.equal(many.embeddings?.length, 3);
       assert.notDeepEqual(many.embeddings?.[0]?.values, many.embeddings?.[1]?.values);
+    });
+
+    test('embedContent with a task type, served by Cohere Embed on Bedrock: queries embedded as queries, documents as documents', async () => {
+      const query = await ai.models.embedContent({ model: 'cohere-embed', contents: 'where is my parcel', config: { taskType: 'RETRIEVAL_QUERY' } });
+      assert.deepEqual(query.embeddings?.map((e) => e.values), [embeddingFor('where is my parcel', 8)]);
+      const documents = await ai.models.embedContent({ model: 'cohere-embed', contents: ['parcel one', 'parcel two'], config: { taskType: 'RETRIEVAL_DOCUMENT' } });
+      assert.deepEqual(documents.embeddings?.map((e) => e.values), [embeddingFor('parcel one', 8), embeddingFor('parcel two', 8)]);
+      assert.deepEqual(bedrock.requests.map((r) => [r.path, r.body.texts, r.body.input_type]), [
+        ['/model/cohere.embed-english-v3/invoke', ['where is my parcel'], 'search_query'],
+        ['/model/cohere.embed-english-v3/invoke', ['parcel one', 'parcel two'], 'search_document'],
+      ]);
     });
 
     test('models list and get: every text and embedding model, with its methods', async () => {
