@@ -1,10 +1,13 @@
 // CPU per request of this checkout's gateway against another built checkout's, path by path: both
 // gateways (and the bare hop) run at once against the same fake upstream, and each round loads the
 // paths one after the other in the same order, so a busier or quieter moment of a shared machine
-// falls on both sides of a comparison. The figure is the user+system CPU of the server under test per
+// falls on both sides of a comparison. Two gateways of the same build measured 3-7 µs apart in A/A
+// runs, the one started first costing more, whichever it was; so the rounds are run in two halves,
+// each with freshly started gateways in the other start order (this checkout first, then the
+// baseline first), and within a half the two take turns at going first on a path. The figure is the user+system CPU of the server under test per
 // answered request (/proc/<pid>/stat), which a busy machine moves less than req/s.
 //
-//   npm run bench:cpu-ab -- --baseline <dir> [--paths gateway,translated,...] [--modes JSON,stream] [--rounds 3] [--duration 4]
+//   npm run bench:cpu-ab -- --baseline <dir> [--paths gateway,translated,...] [--modes JSON,stream] [--rounds 4 (two halves)] [--duration 4]
 //
 // <dir>: another built checkout, e.g. `git worktree add <dir> <commit>`, its node_modules copied
 // (not linked) and `node scripts/build.mjs` run in it. Loopback only; everything stops by itself.
@@ -29,6 +32,23 @@ const MODES = ['JSON', 'stream'] as const;
 type PathName = (typeof PATHS)[number];
 type Mode = (typeof MODES)[number];
 
+/** The cells of a round: a path's two gateways one after the other, the baseline first in even rounds. */
+function inRoundOrder(cells: Cell[], round: number): Cell[] {
+  if (round % 2 === 1) return cells;
+  const ordered = [...cells];
+  for (let i = 0; i + 1 < ordered.length; i += 1) {
+    const [a, b] = [ordered[i]!, ordered[i + 1]!];
+    if (a.side === 'this checkout' && b.side === 'baseline' && a.path === b.path && a.mode === b.mode) {
+      ordered[i] = b;
+      ordered[i + 1] = a;
+      i += 1;
+    }
+  }
+  return ordered;
+}
+
+const SIDES = ['this checkout', 'baseline'] as const;
+
 interface Cell {
   mode: Mode;
   path: PathName;
@@ -46,7 +66,7 @@ function options() {
       baseline: { type: 'string' },
       paths: { type: 'string', default: PATHS.join(',') },
       modes: { type: 'string', default: MODES.join(',') },
-      rounds: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '4' },
       duration: { type: 'string', default: '4' },
     },
   });
@@ -104,35 +124,47 @@ async function main(): Promise<void> {
       mkdirSync(dir);
       return dir;
     };
-    const current = await startGateway(children, env, dirFor('current'), { providers }, { pinning, name: 'gateway (this checkout)' });
-    const baseline = await startGateway(children, env, dirFor('baseline'), { providers }, { pinning, name: 'gateway (baseline)', root: opts.baseline });
-    log(`${pinning.describe()}; fake ${fakeOrigin}`);
-
-    const sides = [
-      { side: 'this checkout', pid: current.pid, origin: current.origin, key: current.key },
-      { side: 'baseline', pid: baseline.pid, origin: baseline.origin, key: baseline.key },
-    ];
+    log(pinning.describe());
+    const hopTarget = (mode: Mode): Target => requestFor('hop', mode, `http://127.0.0.1:${hop.match[1]}`, undefined);
     const cells: Cell[] = opts.modes.flatMap((mode) =>
       opts.paths.flatMap((path): Cell[] =>
         path === 'hop'
-          ? [{ mode, path, side: 'hop', pid: hop.pid, target: requestFor(path, mode, `http://127.0.0.1:${hop.match[1]}`, undefined), cpu: [] }]
-          : sides.map((s) => ({ mode, path, side: s.side, pid: s.pid, target: requestFor(path, mode, s.origin, s.key), cpu: [] })),
+          ? [{ mode, path, side: 'hop', pid: hop.pid, target: hopTarget(mode), cpu: [] }]
+          : SIDES.map((side) => ({ mode, path, side, pid: 0, target: hopTarget(mode), cpu: [] })),
       ),
     );
-    for (const cell of cells) {
-      const answer = await fetch(cell.target.url, { method: 'POST', headers: cell.target.headers, body: cell.target.body });
-      await answer.arrayBuffer();
-      if (answer.status !== 200) throw new Error(`${cell.path} (${cell.mode}, ${cell.side}) answered ${answer.status}`);
-      await runLoad(cell.target, CONNECTIONS, 1);
-    }
-    for (let round = 1; round <= opts.rounds; round += 1) {
-      for (const cell of cells) {
-        const before = readCpuSeconds(cell.pid);
-        const result = await runLoad(cell.target, CONNECTIONS, opts.duration);
-        if (result.failed > 0) throw new Error(`${cell.path} (${cell.mode}, ${cell.side}): ${result.failed} requests failed`);
-        cell.cpu.push(((readCpuSeconds(cell.pid) - before) / result.ok) * 1e6);
-        log(`round ${round}/${opts.rounds} ${cell.mode.padEnd(6)} ${cell.path} (${cell.side}) ${cell.cpu.at(-1)!.toFixed(1)} µs/req, ${count(result.rps)} req/s`);
+    let round = 0;
+    for (const [half, startOrder] of [SIDES, [...SIDES].reverse()].entries()) {
+      // Fresh gateways, started in this half's order; their own data directories.
+      const started = new Map<string, Awaited<ReturnType<typeof startGateway>>>();
+      for (const side of startOrder) {
+        const dir = dirFor(`${side === 'baseline' ? 'baseline' : 'current'}-${half}`);
+        started.set(side, await startGateway(children, env, dir, { providers }, side === 'baseline' ? { pinning, name: 'gateway (baseline)', root: opts.baseline } : { pinning, name: 'gateway (this checkout)' }));
       }
+      log(`half ${half + 1}: started ${startOrder.join(', then ')}`);
+      for (const cell of cells) {
+        const gateway = started.get(cell.side);
+        if (gateway) {
+          cell.pid = gateway.pid;
+          cell.target = requestFor(cell.path, cell.mode, gateway.origin, gateway.key);
+        }
+        const answer = await fetch(cell.target.url, { method: 'POST', headers: cell.target.headers, body: cell.target.body });
+        await answer.arrayBuffer();
+        if (answer.status !== 200) throw new Error(`${cell.path} (${cell.mode}, ${cell.side}) answered ${answer.status}`);
+        await runLoad(cell.target, CONNECTIONS, 1);
+      }
+      const rounds = half === 0 ? Math.ceil(opts.rounds / 2) : Math.floor(opts.rounds / 2);
+      for (let i = 1; i <= rounds; i += 1) {
+        round += 1;
+        for (const cell of inRoundOrder(cells, i)) {
+          const before = readCpuSeconds(cell.pid);
+          const result = await runLoad(cell.target, CONNECTIONS, opts.duration);
+          if (result.failed > 0) throw new Error(`${cell.path} (${cell.mode}, ${cell.side}): ${result.failed} requests failed`);
+          cell.cpu.push(((readCpuSeconds(cell.pid) - before) / result.ok) * 1e6);
+          log(`round ${round}/${opts.rounds} ${cell.mode.padEnd(6)} ${cell.path} (${cell.side}) ${cell.cpu.at(-1)!.toFixed(1)} µs/req, ${count(result.rps)} req/s`);
+        }
+      }
+      await Promise.all([...started.values()].map((gateway) => children.stop(gateway.process, 15_000)));
     }
     const rows = opts.modes.flatMap((mode) =>
       opts.paths.map((path) => {
@@ -145,7 +177,7 @@ async function main(): Promise<void> {
     );
     process.stdout.write(
       [
-        `CPU µs per request, median of ${opts.rounds} rounds x ${opts.duration} s (${CONNECTIONS} connections); baseline ${opts.baseline}; load average ${os.loadavg()[0]!.toFixed(2)} at the end.`,
+        `CPU µs per request, median of ${opts.rounds} rounds x ${opts.duration} s (${CONNECTIONS} connections; two halves, the gateways started afresh in the other order for the second); baseline ${opts.baseline}; load average ${os.loadavg()[0]!.toFixed(2)} at the end.`,
         '',
         markdownTable(['Mode', 'Path', 'this checkout', 'baseline', 'difference', 'rounds (this / baseline)'], rows),
         '',
