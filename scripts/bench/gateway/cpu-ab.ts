@@ -4,8 +4,9 @@
 // falls on both sides of a comparison. Two gateways of the same build measured 3-7 µs apart in A/A
 // runs, the one started first costing more, whichever it was; so the rounds are run in two halves,
 // each with freshly started gateways in the other start order (this checkout first, then the
-// baseline first), and within a half the two take turns at going first on a path. The figure is the user+system CPU of the server under test per
-// answered request (/proc/<pid>/stat), which a busy machine moves less than req/s.
+// baseline first), and within a half the two take turns at going first on a path. The figure is
+// the user+system CPU of the server under test per answered request (/proc/<pid>/stat), which a
+// busy machine moves less than req/s.
 //
 //   npm run bench:cpu-ab -- --baseline <dir> [--paths gateway,translated,...] [--modes JSON,stream] [--rounds 4 (two halves)] [--duration 4]
 //

@@ -2,7 +2,8 @@
 // it through the usual translation: Claude models through InvokeModel and
 // InvokeModelWithResponseStream (the body gets Bedrock's `anthropic_version` and the client's betas
 // as `anthropic_beta`), other models through Converse and ConverseStream (converse-exchange.ts);
-// Titan and Cohere embedding models through InvokeModel for /v1/embeddings and Gemini clients' embedContent (bedrock-embeddings.ts).
+// Titan and Cohere embedding models through InvokeModel for /v1/embeddings and for Gemini clients'
+// embedContent (bedrock-embeddings.ts).
 // Requests are signed with Signature Version 4 (service `bedrock`) from an access key, or carry a
 // Bedrock API key as Bearer. The model id (or a cross-region inference profile such as
 // `us.anthropic.…`) goes in the path.
