@@ -27,6 +27,7 @@ import { benchProviders, geminiMethod, geminiRequestBody, GEMINI_UPSTREAM_MODEL,
 import { fetchOnce, runLoad, runSequential, type LoadResult, type Target } from './load.ts';
 import { summarizeProfile } from './profile-summary.ts';
 import { pinProcesses, SERVER_CPU, WORLD_CPU, type Pinning } from './cpu-pinning.ts';
+import { SETTLE_MS } from '../../../server/settle-after-start.ts';
 import { concat, count, markdownTable, median, mib, ms, percentile, ratio, signedMs } from './stats.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -230,6 +231,7 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
     pinning,
   });
   const { origin: gatewayOrigin, key } = gateway;
+  const gatewayListeningAt = Date.now();
   const scaleOut = options.scaleOut ? await startScaleOutGateway(children, env, join(tmp, 'providers.json'), pinning) : undefined;
   let baseline: Awaited<ReturnType<typeof startGateway>> | undefined;
   if (options.baseline) {
@@ -242,8 +244,9 @@ async function run(options: Options, children: Children, tmp: string, startedAt:
   const paths = options.paths;
   if (paths) TARGETS = TARGETS.filter((t) => !TRANSLATED_TARGETS.includes(t) || paths.includes(t));
 
-  // Idle: started and settled, no request served yet.
-  await sleep(2_000);
+  // Idle: started and settled (the gateway's one collection after start, SETTLE_MS after it
+  // listens, has run), no request served yet.
+  await sleep(Math.max(2_000, gatewayListeningAt + SETTLE_MS + 2_000 - Date.now()));
   const idle = { gateway: readMemory(gateway.pid), hop: readMemory(hop.pid), fake: readMemory(fake.pid) };
   log(`idle RSS: gateway ${mib(idle.gateway.rssMiB)}, bare hop ${mib(idle.hop.rssMiB)}, fake upstream ${mib(idle.fake.rssMiB)}`);
 
@@ -571,7 +574,7 @@ function buildReport(
     '',
     '**Memory (VmRSS from /proc)**',
     '',
-    markdownTable(['Process', 'idle after startup', 'after load (+2 s)', 'peak (VmHWM)'], memRows),
+    markdownTable(['Process', `idle (${(SETTLE_MS + 2_000) / 1000} s after listening)`, 'after load (+2 s)', 'peak (VmHWM)'], memRows),
     '',
     '**Targets**',
     '',
