@@ -8,14 +8,22 @@ import { gatewayKey, isSignInRecord, type CredentialStore, type SignInRecord } f
 
 const SERVICE = 'gwctl';
 
+/**
+ * Runs the tool; `input` goes to its standard input, which it gets only then. A tool that exits
+ * without reading its input (a refusal) breaks the pipe: that is its exit code's business, not a
+ * crash of this process.
+ */
 function run(env: NodeJS.ProcessEnv, command: string, args: string[], input?: string): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(command, args, { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'] });
     let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.on('error', () => resolve({ code: 127, stdout: '' }));
     child.on('close', (code) => resolve({ code: code ?? 1, stdout }));
-    child.stdin.end(input ?? '');
+    if (child.stdin) {
+      child.stdin.on('error', () => {});
+      child.stdin.end(input);
+    }
   });
 }
 

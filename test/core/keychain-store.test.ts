@@ -56,3 +56,16 @@ test('without a D-Bus session, or with GWCTL_CREDENTIAL_STORE=file, the 0600 fil
   await assert.rejects(openCredentialStore({ ...env, GWCTL_CREDENTIAL_STORE: 'vault' }), /must be "file" or "keychain"/);
   await assert.rejects(openCredentialStore({ PATH: '/usr/bin:/bin', GWCTL_CREDENTIAL_STORE: 'keychain' }), /no keychain answers here/);
 });
+
+test('a keychain that refuses without reading the secret (a locked one) is a clear error, not a broken pipe that ends the process', async () => {
+  const lockedBin = join(dir, 'locked-bin');
+  mkdirSync(lockedBin);
+  // Answers the probe, then refuses every store at once, never reading its standard input.
+  writeFileSync(join(lockedBin, 'secret-tool'), `#!/bin/sh\n[ "$1" = search ] && exit 0\nexit 1\n`);
+  chmodSync(join(lockedBin, 'secret-tool'), 0o755);
+  const store = await KeychainCredentialStore.detect({ ...env, PATH: `${lockedBin}:/usr/bin:/bin` }, 'linux');
+  assert.ok(store);
+  // More than a pipe holds (64 KiB), so the write cannot finish before the tool has gone.
+  const large = { ...record, accessToken: 'gwa-'.padEnd(256 * 1024, 'x') };
+  for (let i = 0; i < 5; i += 1) await assert.rejects(store.write(large), /Could not store the sign-in in the keychain \(secret-tool\)\. Unlock the keychain/);
+});
