@@ -22,6 +22,7 @@ import { converseAnswerAsMessages, converseBody, converseStreamAsSse } from './c
 import { DEFAULT_TRANSLATION } from '../../protocols/translation.ts';
 import { EmbeddingRefusal, embeddingAnswer, embeddingFamilyOf, embeddingPlan, geminiAnswerOfOpenAi, openAiBodyOfGemini, type EmbeddingPlan } from './bedrock-embeddings.ts';
 import { TranslationError } from '../../protocols/shared/translation-error.ts';
+import { parseJsonText } from '../../protocols/shared/json-values.ts';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 const MAX_ERROR_BODY = 1024 * 1024;
@@ -164,15 +165,10 @@ export class BedrockProvider implements Provider {
       : { ...headers, authorization: `Bearer ${this.options.apiKey}` };
     const response = await this.upstream.request('POST', path, bytes, signed, request.signal);
     if (response.status >= 400) return { failed: await this.errorAnswer(response) };
-    const text = (await readBody(response.body, MAX_ANSWER_BODY)).toString('utf8');
+    const answer = parseJsonText((await readBody(response.body, MAX_ANSWER_BODY)).toString('utf8'));
+    // No header reads as NaN: the model's own count, if any, is used then.
     const counted = Number(response.headers['x-amzn-bedrock-input-token-count']);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { body: parsed, ...(Number.isFinite(counted) && response.headers['x-amzn-bedrock-input-token-count'] !== undefined ? { headerTokens: counted } : {}) };
+    return { body: answer, ...(Number.isFinite(counted) ? { headerTokens: counted } : {}) };
   }
 
   private async errorAnswer(response: ProviderResponse): Promise<ProviderResponse> {

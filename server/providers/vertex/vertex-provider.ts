@@ -2,9 +2,9 @@
 // protocol with Vertex's `anthropic_version`) and count-tokens, Gemini through generateContent /
 // streamGenerateContent?alt=sse (the Gemini protocol), so every client protocol reaches both; Google's
 // embedding models through :predict or :embedContent (vertex-embeddings.ts), taking the Gemini API's
-// embedding requests. The
-// model decides the publisher: `claude-…` is Anthropic's, anything else Google's. Authenticated
-// with an OAuth access token: a service account's (fetched, cached and refreshed) or one given.
+// embedding requests. The model decides the publisher: `claude-…` is Anthropic's, anything else
+// Google's. Authenticated with an OAuth access token: a service account's (fetched, cached and
+// refreshed) or one given.
 import { readBody } from '../../relay/read-body.ts';
 import { HttpUpstream } from '../http-upstream.ts';
 import { UpstreamError, type ModelInfo, type Operation, type Provider, type ProviderRequest, type ProviderResponse, type RoutingSettings } from '../provider.ts';
@@ -13,6 +13,7 @@ import { VERTEX_CLAUDE_FEATURES } from '../cloud-claude/claude-features.ts';
 import { cloudClaudeBody } from '../cloud-claude/claude-request-body.ts';
 import { bufferedAnswer } from '../buffered-answer.ts';
 import { callsInGroups } from '../calls-in-groups.ts';
+import { parseJsonText } from '../../protocols/shared/json-values.ts';
 import { TokenRefusedError } from './service-account-token.ts';
 import { vertexErrorAnswer } from './vertex-errors.ts';
 import { embeddingCalls, geminiEmbeddingAnswer } from './vertex-embeddings.ts';
@@ -128,13 +129,7 @@ export class VertexProvider implements Provider {
     const results = await callsInGroups(calls.bodies, EMBEDDING_CALLS_AT_ONCE, call, (result) => result.response.status >= 400);
     const failure = results.find((result) => result.response.status >= 400);
     if (failure) return vertexErrorAnswer(failure.response.status, failure.response.headers, failure.bytes, 'gemini');
-    const answers = results.map((result) => {
-      try {
-        return JSON.parse(result.bytes.toString('utf8')) as unknown;
-      } catch {
-        return undefined;
-      }
-    });
+    const answers = results.map((result) => parseJsonText(result.bytes.toString('utf8')));
     const texts = batch ? (request.json.requests as unknown[]).length : 1;
     const answer = geminiEmbeddingAnswer(calls.api, answers, texts, batch);
     if (!answer) return googleError(502, 'UNAVAILABLE', `Vertex AI answered :${calls.api} for ${request.upstreamModel} without the ${texts} embedding${texts === 1 ? '' : 's'} asked for.`);
