@@ -1,4 +1,4 @@
-// The one collection after the start: skipped while a response is open or after a stop, cancelled by
+// The collection after the start: skipped while a response is open or after a stop, cancelled by
 // the stop, and otherwise run once (the collector is then reachable from new contexts as `gc`).
 // The tests run in this order on purpose: the flag the collection sets stays set for the process.
 import assert from 'node:assert/strict';
