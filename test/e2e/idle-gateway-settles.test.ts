@@ -4,33 +4,18 @@
 // (about 20 s after the start here). Read from the gateway's own metrics: one scrape long before
 // the collections (they need seconds of quiet) and one after them.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { SETTLE_MS } from '../../server/settle-after-start.ts';
-import { waitFor } from '../helpers/wait-for.ts';
+import { GatewayProcess } from '../helpers/gateway-process.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/gwctl.js', import.meta.url));
 const METRICS_TOKEN = 'settle-test-metrics-token-0001';
 const MIB = 2 ** 20;
 
-let root: string;
-let child: ChildProcessWithoutNullStreams | undefined;
-
-before(() => {
-  root = mkdtempSync(join(tmpdir(), 'gwctl-settle-'));
-});
+let gateway: GatewayProcess | undefined;
 
 after(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child!.once('exit', resolve));
-  }
-  rmSync(root, { recursive: true, force: true });
+  await gateway?.cleanup();
 });
 
 /** The size of V8's new space, as the gateway's metrics report it. */
@@ -44,23 +29,18 @@ async function newSpaceBytes(origin: string): Promise<number> {
 
 test('an idle gateway shrinks the young generation its start grew, at the collection after the start', { timeout: 120_000 }, async () => {
   // HTTP providers as an operator's (undici is loaded at start); nothing needs to answer on their port.
-  const config = join(root, 'providers.json');
-  writeFileSync(config, JSON.stringify({
-    providers: [
-      { name: 'chat', type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: ['chat-model'] },
-      { name: 'messages', type: 'anthropic', baseUrl: 'http://127.0.0.1:9', models: ['messages-model'] },
-      { name: 'gemini', type: 'gemini', baseUrl: 'http://127.0.0.1:9', models: ['gemini-model'] },
-    ],
-  }));
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!/^(GWCTL_|NODE_OPTIONS|NODE_TEST)/.test(name)) env[name] = value;
-  Object.assign(env, { HOME: root, XDG_CONFIG_HOME: join(root, '.config'), XDG_DATA_HOME: join(root, '.local/share'), GWCTL_METRICS_TOKEN: METRICS_TOKEN, GWCTL_ADMIN_PASSWORD: 'settle-admin-password-1', NODE_ENV: 'production' });
-  let stdout = '';
-  const started = spawn(process.execPath, [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--image-port', '0', '--data-dir', join(root, 'data'), '--config', config, '--log-level', 'warn'], { env });
-  child = started;
-  started.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  started.stderr.resume();
-  const origin = await waitFor(() => /text API\s+(http:\/\/\S+)/.exec(stdout)?.[1], { what: 'the gateway to listen', timeoutMs: 60_000 });
+  gateway = await GatewayProcess.start({
+    providers: {
+      providers: [
+        { name: 'chat', type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: ['chat-model'] },
+        { name: 'messages', type: 'anthropic', baseUrl: 'http://127.0.0.1:9', models: ['messages-model'] },
+        { name: 'gemini', type: 'gemini', baseUrl: 'http://127.0.0.1:9', models: ['gemini-model'] },
+      ],
+    },
+    env: { GWCTL_METRICS_TOKEN: METRICS_TOKEN, NODE_ENV: 'production' },
+    adminPassword: 'settle-admin-password-1',
+  });
+  const origin = gateway.textUrl;
   const listeningAt = Date.now();
 
   const grown = await newSpaceBytes(origin);
